@@ -1,0 +1,39 @@
+package geomix
+
+// EpochStats is what one training epoch measured: accuracies (fractions in [0, 1]) of the model in
+// evaluation mode on the original features, the training loss, and the epoch's wall time.
+type EpochStats struct {
+	Epoch                     int
+	Loss                      float64
+	TrainAcc, ValAcc, TestAcc float64
+	Millis                    float64
+}
+
+// RunResult is one independent run: its per-epoch curve and the epoch chosen by the best
+// validation accuracy (first maximum), whose test accuracy is the run's result.
+type RunResult struct {
+	Run       int
+	Split     int
+	BestEpoch int
+	ValAcc    float64
+	TestAcc   float64
+	// ExtraTestAcc holds accuracies at BestEpoch on named extra test sets (e.g. Twitch OOD graphs).
+	ExtraTestAcc map[string]float64 `json:",omitempty"`
+	Curve        []EpochStats       `json:"-"`
+}
+
+// Result summarises R runs of one (dataset, method, backbone). Accuracies are in percent;
+// TestAccStd is the unbiased standard deviation over runs.
+type Result struct {
+	Dataset       string         `json:"dataset"`
+	Method        string         `json:"method"`
+	Backbone      string         `json:"backbone"`
+	Runs          int            `json:"runs"`
+	TestAccMean   float64        `json:"test_acc_mean"`
+	TestAccStd    float64        `json:"test_acc_std"`
+	ValAccMean    float64        `json:"val_acc_mean"`
+	EpochMsMedian float64        `json:"epoch_ms_median"`
+	SecondsTotal  float64        `json:"seconds_total"`
+	PerRun        []RunResult    `json:"per_run"`
+	Params        map[string]any `json:"params"`
+}
