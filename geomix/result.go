@@ -10,7 +10,8 @@ type EpochStats struct {
 }
 
 // RunResult is one independent run: its per-epoch curve and the epoch chosen by the best
-// validation accuracy (first maximum), whose test accuracy is the run's result.
+// validation accuracy (first maximum), whose test accuracy is the run's result. ValAcc and TestAcc
+// are in percent, like Result's; Split is the index into the graph's Splits the run used.
 type RunResult struct {
 	Run       int
 	Split     int

@@ -1,0 +1,155 @@
+package geomix
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/geomix-go/geomix/datasets"
+	"github.com/gomlx/gomlx/pkg/core/graph"
+)
+
+// Normalization selects how BuildAdjacency weights the edges e_vu used by the backbone and by mixing.
+type Normalization int
+
+const (
+	// NormSymmetric is D̃^-1/2 (A+I) D̃^-1/2 with exactly one self-loop of weight 1 per node and the
+	// degree counted on the edge target: what the authors' code uses everywhere (SPEC §0.1). Default.
+	NormSymmetric Normalization = iota
+	// NormRow is D^-1 A without self-loops, the paper's other example of e_vu (Sec. 3.1): each row of
+	// a node with neighbours sums to 1; an isolated node has an all-zero row.
+	NormRow
+)
+
+// String returns "sym" or "row".
+func (n Normalization) String() string {
+	switch n {
+	case NormSymmetric:
+		return "sym"
+	case NormRow:
+		return "row"
+	}
+	return fmt.Sprintf("Normalization(%d)", int(n))
+}
+
+// ParseNormalization maps "sym" or "row" to its Normalization.
+func ParseNormalization(s string) (Normalization, error) {
+	switch s {
+	case "sym", "":
+		return NormSymmetric, nil
+	case "row":
+		return NormRow, nil
+	}
+	return 0, fmt.Errorf("unknown normalization %q: want \"sym\" or \"row\"", s)
+}
+
+// Adjacency is a weighted sparse [N, N] matrix Â on the host, in edge-list form: propagation computes
+// out[Dst[e]] += Weight[e] * x[Src[e]] for every entry e.
+type Adjacency struct {
+	NumNodes int
+	Src, Dst []int32
+	Weight   []float32
+}
+
+// BuildAdjacency normalises the graph's edges (both directions already present, see datasets.Graph)
+// as norm says. Self-loops in g, if any, are dropped before NormSymmetric adds exactly one per node.
+func BuildAdjacency(g *datasets.Graph, norm Normalization) *Adjacency {
+	n := g.NumNodes
+	adj := &Adjacency{NumNodes: n}
+	deg := make([]float64, n)
+	for i := range g.Src {
+		if g.Src[i] != g.Dst[i] {
+			deg[g.Dst[i]]++
+		}
+	}
+	switch norm {
+	case NormRow:
+		for i := range g.Src {
+			s, d := g.Src[i], g.Dst[i]
+			if s == d {
+				continue
+			}
+			adj.Src = append(adj.Src, s)
+			adj.Dst = append(adj.Dst, d)
+			adj.Weight = append(adj.Weight, float32(1/deg[d]))
+		}
+	default:
+		inv := make([]float64, n)
+		for v := range deg {
+			inv[v] = 1 / math.Sqrt(deg[v]+1)
+		}
+		for i := range g.Src {
+			s, d := g.Src[i], g.Dst[i]
+			if s == d {
+				continue
+			}
+			adj.Src = append(adj.Src, s)
+			adj.Dst = append(adj.Dst, d)
+			adj.Weight = append(adj.Weight, float32(inv[s]*inv[d]))
+		}
+		for v := range n {
+			adj.Src = append(adj.Src, int32(v))
+			adj.Dst = append(adj.Dst, int32(v))
+			adj.Weight = append(adj.Weight, float32(inv[v]*inv[v]))
+		}
+	}
+	return adj
+}
+
+// Dense returns Â as a row-major [N, N] slice (for tests and small examples): entry [Dst, Src].
+func (a *Adjacency) Dense() []float32 {
+	out := make([]float32, a.NumNodes*a.NumNodes)
+	for e := range a.Src {
+		out[int(a.Dst[e])*a.NumNodes+int(a.Src[e])] += a.Weight[e]
+	}
+	return out
+}
+
+// AdjacencyNodes is an Adjacency inside a computation graph: Src and Dst are [E, 1] int32 index
+// nodes (the form Gather and ScatterSum take) and Weight is [E, 1] in the features' dtype.
+type AdjacencyNodes struct {
+	NumNodes         int
+	Src, Dst, Weight *graph.Node
+}
+
+// Inputs returns the host values an executor must be fed for AdjacencyNodes, in the order
+// NewAdjacencyNodes expects them: src [E, 1], dst [E, 1] (int32) and weight [E, 1] (float32).
+func (a *Adjacency) Inputs() (src, dst [][]int32, weight [][]float32) {
+	src = make([][]int32, len(a.Src))
+	dst = make([][]int32, len(a.Dst))
+	weight = make([][]float32, len(a.Weight))
+	for e := range a.Src {
+		src[e] = []int32{a.Src[e]}
+		dst[e] = []int32{a.Dst[e]}
+		weight[e] = []float32{a.Weight[e]}
+	}
+	return src, dst, weight
+}
+
+// NewAdjacencyNodes wraps graph nodes holding an Adjacency over numNodes nodes: src and dst are
+// [E, 1] integer indices, weight is [E, 1] float. It panics with the shapes when they disagree.
+func NewAdjacencyNodes(numNodes int, src, dst, weight *graph.Node) *AdjacencyNodes {
+	if src.Rank() != 2 || src.Shape().Dim(1) != 1 || !src.Shape().Equal(dst.Shape()) ||
+		weight.Rank() != 2 || weight.Shape().Dim(0) != src.Shape().Dim(0) || weight.Shape().Dim(1) != 1 {
+		panic(fmt.Sprintf("NewAdjacencyNodes: want src, dst [E, 1] ints and weight [E, 1], got src %s, dst %s, weight %s",
+			src.Shape(), dst.Shape(), weight.Shape()))
+	}
+	return &AdjacencyNodes{NumNodes: numNodes, Src: src, Dst: dst, Weight: weight}
+}
+
+// Propagate returns Â x for x [N, D]: out[v] = Σ_e Weight[e] x[Src[e]] over entries with Dst[e] = v,
+// computed as Gather + ScatterSum (linear in |E|·D).
+func Propagate(adj *AdjacencyNodes, x *graph.Node) *graph.Node {
+	if x.Rank() != 2 || x.Shape().Dim(0) != adj.NumNodes {
+		panic(fmt.Sprintf("Propagate: want x [N=%d, D], got %s", adj.NumNodes, x.Shape()))
+	}
+	msgs := graph.Mul(graph.Gather(x, adj.Src), graph.ConvertDType(adj.Weight, x.DType()))
+	return graph.ScatterSum(graph.ZerosLike(x), adj.Dst, msgs, false, false)
+}
+
+// PropagateK applies Propagate k times: Â^k x.
+func PropagateK(adj *AdjacencyNodes, x *graph.Node, k int) *graph.Node {
+	for range k {
+		x = Propagate(adj, x)
+	}
+	return x
+}

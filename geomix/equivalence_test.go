@@ -1,0 +1,108 @@
+package geomix
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/geomix-go/geomix/datasets"
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+)
+
+func randomMatrix(rng *rand.Rand, rows, cols int, zeroFrac float64) [][]float64 {
+	out := make([][]float64, rows)
+	for i := range out {
+		out[i] = make([]float64, cols)
+		for j := range out[i] {
+			if rng.Float64() >= zeroFrac {
+				out[i][j] = rng.Float64()*2 - 1
+			}
+		}
+	}
+	return out
+}
+
+// TestMixThenProjectEqualsProjectThenMix checks the identity the trainer relies on, in float64:
+// mix([X, Y]) then X_mix W equals mixing [X [W | W_q¹ | W_k¹ | …], Y] (queries and keys read from the
+// projected columns plus their biases), for every mixing, on a random sparse graph.
+func TestMixThenProjectEqualsProjectThenMix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	const n, f, h0, m, c, hops = 12, 10, 3, 2, 2, 2
+	g := &datasets.Graph{Name: "random", NumNodes: n}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			if rng.Float64() < 0.25 {
+				g.Src, g.Dst = append(g.Src, int32(i), int32(j)), append(g.Dst, int32(j), int32(i))
+			}
+		}
+	}
+	adj := BuildAdjacency(g, NormSymmetric)
+	x := randomMatrix(rng, n, f, 0.6)
+	var rows, cols [][]int32
+	var vals [][]float64
+	for i := range x {
+		for j, v := range x[i] {
+			if v != 0 {
+				rows, cols, vals = append(rows, []int32{int32(i)}), append(cols, []int32{int32(j)}), append(vals, []float64{v})
+			}
+		}
+	}
+	y := randomMatrix(rng, n, c, 0)
+	w := randomMatrix(rng, f, h0, 0)
+	var attn []any // W_q, W_k [f, m] and b_q, b_k [m] per hop
+	for range hops {
+		bq, bk := randomMatrix(rng, 1, m, 0)[0], randomMatrix(rng, 1, m, 0)[0]
+		attn = append(attn, randomMatrix(rng, f, m, 0), randomMatrix(rng, f, m, 0), bq, bk)
+	}
+	perm := make([][]int32, n)
+	for i, p := range rng.Perm(n) {
+		perm[i] = []int32{int32(p)}
+	}
+	mixings := map[string]func(a *AdjacencyNodes, h, perm *Node, qk QueryKeyFn) *Node{
+		"GeoMix-I":   func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return MixI(a, h, 0.3, hops) },
+		"GeoMix-II":  func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return MixII(a, h, 0.3, hops) },
+		"NoLocality": func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return NoLocality(a, h, hops) },
+		"RandomMix":  func(_ *AdjacencyNodes, h, p *Node, _ QueryKeyFn) *Node { return RandomMix(h, p, 0.3, hops) },
+		"GeoMix-III": func(a *AdjacencyNodes, h, _ *Node, qk QueryKeyFn) *Node {
+			return MixIII(a, h, qk, MixIIIConfig{Hops: hops, ResWeight: 0.2, GraphWeight: 0.6})
+		},
+		"GeoMix-IIIp": func(a *AdjacencyNodes, h, _ *Node, qk QueryKeyFn) *Node {
+			return MixIII(a, h, qk, MixIIIConfig{Hops: hops, ResWeight: 0.2, GraphWeight: 0.6, Form: AttentionPaper})
+		},
+	}
+	src, dst, ew := adj.Inputs()
+	for name, mix := range mixings {
+		args := append([]any{src, dst, ew, x, rows, cols, vals, y, w, perm}, attn...)
+		out := MustExecOnceN(testBackend(t), func(in []*Node) []*Node {
+			a := NewAdjacencyNodes(n, in[0], in[1], in[2])
+			xd, yn, wn, p := in[3], in[7], in[8], in[9]
+			// Reference: mix raw features (and labels), then project.
+			refQK := func(hop int, h *Node) (*Node, *Node) {
+				raw := Columns(h, 0, f)
+				wq, wk, bq, bk := in[10+4*hop], in[11+4*hop], in[12+4*hop], in[13+4*hop]
+				return Add(MatMul(raw, wq), InsertAxes(bq, 0)), Add(MatMul(raw, wk), InsertAxes(bk, 0))
+			}
+			ref := mix(a, Concatenate([]*Node{xd, yn}, 1), p, refQK)
+			// Projected: X [W | W_q¹ | W_k¹ | …] through the sparse path, then mix.
+			proj := Projection{InputWidth: h0, AttnDim: m}
+			parts := []*Node{wn}
+			for hop := range hops {
+				parts = append(parts, in[10+4*hop], in[11+4*hop])
+				proj.QBias, proj.KBias = append(proj.QBias, in[12+4*hop]), append(proj.KBias, in[13+4*hop])
+			}
+			sf := &SparseFeatures{NumRows: n, NumCols: f, Rows: in[4], Cols: in[5], Values: in[6]}
+			z := sf.Project(Concatenate(parts, 1))
+			got := mix(a, Concatenate([]*Node{z, yn}, 1), p, proj.QueryKey())
+			width := proj.Width()
+			return []*Node{MatMul(Columns(ref, 0, f), wn), Columns(ref, f, f+c), Columns(got, 0, h0), Columns(got, width, width+c)}
+		}, args...)
+		flat := func(i int) []float64 {
+			var r []float64
+			for _, row := range out[i].Value().([][]float64) {
+				r = append(r, row...)
+			}
+			return r
+		}
+		assertNear(t, name+" features", flat(2), flat(0), 1e-10)
+		assertNear(t, name+" labels", flat(3), flat(1), 1e-10)
+	}
+}

@@ -1,0 +1,51 @@
+package geomix
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Mixing is the augmentation a method applies before the backbone.
+type Mixing int
+
+const (
+	// MixNone trains the backbone with plain cross-entropy on the train nodes (the baselines).
+	MixNone Mixing = iota
+	// MixGeoI is GeoMix-I (MixI).
+	MixGeoI
+	// MixGeoII is GeoMix-II (MixII).
+	MixGeoII
+	// MixGeoIII is GeoMix-III as the authors' code computes it (MixIII with AttentionCode).
+	MixGeoIII
+	// MixGeoIIIPaper is GeoMix-III as the paper writes it (MixIII with AttentionPaper).
+	MixGeoIIIPaper
+	// MixRandom is the "Random Mix" ablation (RandomMix).
+	MixRandom
+	// MixNoLocality is the "w/o Locality" ablation (NoLocality).
+	MixNoLocality
+)
+
+// methods maps every method id to its mixing; plain baselines name their backbone.
+var methods = map[string]Mixing{
+	"gcn": MixNone, "gat": MixNone, "sgc": MixNone, "appnp": MixNone, "mlp": MixNone,
+	"geomix1": MixGeoI, "geomix2": MixGeoII, "geomix3": MixGeoIII, "geomix3-paper": MixGeoIIIPaper,
+	"randommix": MixRandom, "nolocality": MixNoLocality,
+}
+
+// MethodNames lists the valid method ids in a fixed order.
+func MethodNames() []string {
+	return []string{"gcn", "gat", "sgc", "appnp", "mlp", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
+}
+
+// ParseMethod returns the mixing of a method id, and for the plain baselines (gcn, gat, sgc, appnp,
+// mlp) the backbone they name ("" for mixing methods, whose backbone comes from ParamBackbone).
+func ParseMethod(name string) (mixing Mixing, backbone string, err error) {
+	m, ok := methods[name]
+	if !ok {
+		return 0, "", fmt.Errorf("unknown method %q: valid methods are %s", name, strings.Join(MethodNames(), ", "))
+	}
+	if m == MixNone {
+		return m, name, nil
+	}
+	return m, "", nil
+}

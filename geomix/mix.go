@@ -1,0 +1,164 @@
+package geomix
+
+import (
+	"fmt"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+// The mixing operators of GeoMix act on any [N, D] node matrix: raw features, projected features X W,
+// or (pseudo-)label distributions [N, C]. For a fixed graph (and, for GeoMix-III, fixed attention
+// weights) they are linear in their input, so mixing features then projecting them equals projecting
+// then mixing, which is how the trainer runs them in the small projected width (see Projection).
+
+// MixI is GeoMix-I (paper Eq. 4-5, SPEC §2.3): hops times, h ← α h + (1−α) Â h. x is [N, D];
+// alpha = 0 is the basic geometric mixup without locality enhancement (see NoLocality).
+func MixI(adj *AdjacencyNodes, x *Node, alpha float64, hops int) *Node {
+	for range hops {
+		ax := Propagate(adj, x)
+		if alpha > 0 {
+			ax = Add(MulScalar(ax, 1-alpha), MulScalar(x, alpha))
+		}
+		x = ax
+	}
+	return x
+}
+
+// NoLocality is the ablation "w/o Locality" (paper Table 6): GeoMix-I with α = 0, i.e. Â^hops x.
+func NoLocality(adj *AdjacencyNodes, x *Node, hops int) *Node {
+	return MixI(adj, x, 0, hops)
+}
+
+// MixII is GeoMix-II (paper Eq. 6-7, SPEC §2.4), APPNP-like: hops times, h ← (1−α) Â h + α h⁽⁰⁾,
+// with h⁽⁰⁾ = x [N, D].
+func MixII(adj *AdjacencyNodes, x *Node, alpha float64, hops int) *Node {
+	h := x
+	for range hops {
+		h = Add(MulScalar(Propagate(adj, h), 1-alpha), MulScalar(x, alpha))
+	}
+	return h
+}
+
+// RandomMix is the ablation "Random Mix" (paper Table 6): GeoMix-I with the graph replaced by a random
+// pairing. Hops times, h ← α h + (1−α) h[perm], where perm is an [N, 1] integer permutation of the
+// nodes (drawn anew by the trainer at every epoch). x is [N, D]. The paper does not say how nodes are
+// paired; this is our reading of "randomly pair nodes while keeping all other aspects the same".
+func RandomMix(x, perm *Node, alpha float64, hops int) *Node {
+	if perm.Rank() != 2 || perm.Shape().Dim(0) != x.Shape().Dim(0) || perm.Shape().Dim(1) != 1 {
+		panic(fmt.Sprintf("RandomMix: want x [N, D] and perm [N, 1], got x %s, perm %s", x.Shape(), perm.Shape()))
+	}
+	for range hops {
+		x = Add(MulScalar(x, alpha), MulScalar(Gather(x, perm), 1-alpha))
+	}
+	return x
+}
+
+// AttentionForm selects GeoMix-III's all-pair weights a_vu.
+type AttentionForm int
+
+const (
+	// AttentionCode is what the authors' code computes (SPEC §0.5): q̃ = Q/‖Q‖_F, k̃ = K/‖K‖_F and
+	// a_vu = (q̃_v·k̃_u + N·[u=v]) / (N + Σ_w q̃_v·k̃_w), an SGFormer-style weight close to the identity.
+	AttentionCode AttentionForm = iota
+	// AttentionPaper is the paper's Eq. 11-12: rows of Q and K L2-normalised and
+	// a_vu = q_v·k_u / Σ_w q_v·k_w (weights may be negative; rows sum to 1).
+	AttentionPaper
+)
+
+// String returns "code" or "paper".
+func (f AttentionForm) String() string {
+	if f == AttentionPaper {
+		return "paper"
+	}
+	return "code"
+}
+
+// normalizeQK returns the normalised queries and keys of form: whole-matrix Frobenius norms for
+// AttentionCode, row L2 norms for AttentionPaper.
+func normalizeQK(q, k *Node, form AttentionForm) (*Node, *Node) {
+	if q.Rank() != 2 || !q.Shape().Equal(k.Shape()) {
+		panic(fmt.Sprintf("GeoMix-III attention: want q, k [N, m] of equal shapes, got q %s, k %s", q.Shape(), k.Shape()))
+	}
+	if form == AttentionPaper {
+		rowNorm := func(x *Node) *Node { return Div(x, InsertAxes(Sqrt(ReduceSum(Square(x), -1)), -1)) }
+		return rowNorm(q), rowNorm(k)
+	}
+	frob := func(x *Node) *Node { return Div(x, Sqrt(ReduceAllSum(Square(x)))) }
+	return frob(q), frob(k)
+}
+
+// AttentionWeights returns GeoMix-III's dense [N, N] all-pair weights a_vu for queries q and keys k
+// ([N, m]) in the given form. Quadratic in N: for tests, theorem checks and pictures; training uses
+// Attend, which never forms this matrix.
+func AttentionWeights(q, k *Node, form AttentionForm) *Node {
+	q, k = normalizeQK(q, k, form)
+	n := q.Shape().Dim(0)
+	scores := Einsum("vm,um->vu", q, k)
+	if form == AttentionCode {
+		square := shapes.Make(q.DType(), n, n)
+		eye := ConvertDType(Equal(Iota(q.Graph(), square, 0), Iota(q.Graph(), square, 1)), q.DType())
+		scores = Add(scores, MulScalar(eye, float64(n)))
+	}
+	return Div(scores, InsertAxes(ReduceSum(scores, -1), -1))
+}
+
+// Attend returns Σ_u a_vu h_u for h [N, D] with the weights of AttentionWeights, in linear time:
+// q̃ (k̃ᵀ h) and q̃ (k̃ᵀ 1) (paper Eq. 14), plus N·h and N for AttentionCode.
+func Attend(q, k, h *Node, form AttentionForm) *Node {
+	q, k = normalizeQK(q, k, form)
+	if h.Rank() != 2 || h.Shape().Dim(0) != q.Shape().Dim(0) {
+		panic(fmt.Sprintf("GeoMix-III Attend: want h [N=%d, D], got %s", q.Shape().Dim(0), h.Shape()))
+	}
+	num := MatMulFastGrad(q, MatMulFastGrad(Transpose(k, 0, 1), h)) // [N, D]
+	den := MatMulFastGrad(q, InsertAxes(ReduceSum(k, 0), -1))       // [N, 1]
+	if form == AttentionCode {
+		n := float64(h.Shape().Dim(0))
+		num = Add(num, MulScalar(h, n))
+		den = AddScalar(den, n)
+	}
+	return Div(num, den)
+}
+
+// MixIIIConfig holds GeoMix-III's hyper-parameters.
+type MixIIIConfig struct {
+	// Hops is K, the number of mixing steps.
+	Hops int
+	// ResWeight is the residual weight to the previous hop: β (`res_weight`) in the code form,
+	// α in the paper's Eq. 9.
+	ResWeight float64
+	// GraphWeight is η, the weight of the graph branch.
+	GraphWeight float64
+	// Form picks the code's or the paper's attention and hop formula.
+	Form AttentionForm
+}
+
+// QueryKeyFn returns the queries and keys [N, m] of hop t (0-based) from the current mixed matrix h.
+type QueryKeyFn func(hop int, h *Node) (q, k *Node)
+
+// MixIII is GeoMix-III (paper Eq. 9-12, SPEC §2.5) on h [N, D], with the hop's queries and keys from qk.
+//
+// Code form (default), per hop: A = Attend(h); A ← η Â^K h + (1−η) A; h ← β h + (1−β) A, where the
+// graph branch propagates K = Hops times inside every hop (SPEC §0.4: K² propagations in total).
+// Paper form, per hop: ĥ = α h + (1−α) Attend(h); h ← (1−η) ĥ + η Â h.
+//
+// Features and labels share the same weights: pass them concatenated along the last axis.
+func MixIII(adj *AdjacencyNodes, h *Node, qk QueryKeyFn, cfg MixIIIConfig) *Node {
+	for t := range cfg.Hops {
+		q, k := qk(t, h)
+		att := Attend(q, k, h, cfg.Form)
+		if cfg.Form == AttentionPaper {
+			hat := Add(MulScalar(h, cfg.ResWeight), MulScalar(att, 1-cfg.ResWeight))
+			h = Add(MulScalar(hat, 1-cfg.GraphWeight), MulScalar(Propagate(adj, h), cfg.GraphWeight))
+			continue
+		}
+		if cfg.GraphWeight > 0 {
+			att = Add(MulScalar(PropagateK(adj, h, cfg.Hops), cfg.GraphWeight), MulScalar(att, 1-cfg.GraphWeight))
+		}
+		if cfg.ResWeight > 0 {
+			att = Add(MulScalar(h, cfg.ResWeight), MulScalar(att, 1-cfg.ResWeight))
+		}
+		h = att
+	}
+	return h
+}

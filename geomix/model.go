@@ -1,0 +1,145 @@
+package geomix
+
+import (
+	"fmt"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// ModelScope is the context scope of the model's variables (input projection, attention, backbone),
+// the ones re-initialised at every run.
+const ModelScope = "/model"
+
+// model is a backbone with its mixing, built for one graph's dimensions.
+type model struct {
+	backbone Backbone
+	mixing   Mixing
+	dims     Dims
+	// hyper-parameters read once from the context.
+	inputWidth, hops, attnDim     int
+	alpha, resWeight, graphWeight float64
+	augLambda                     float64
+	labelGrad, trainAttention     bool
+}
+
+// newModel reads the mixing hyper-parameters from ctx and checks them.
+func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*model, error) {
+	m := &model{backbone: b, mixing: mixing, dims: dims,
+		inputWidth:     b.InputWidth(ctx, dims),
+		hops:           context.GetParamOr(ctx, ParamHops, paramDefaults[ParamHops].(int)),
+		attnDim:        context.GetParamOr(ctx, ParamAttnDim, paramDefaults[ParamAttnDim].(int)),
+		alpha:          context.GetParamOr(ctx, ParamAlpha, paramDefaults[ParamAlpha].(float64)),
+		resWeight:      context.GetParamOr(ctx, ParamResWeight, paramDefaults[ParamResWeight].(float64)),
+		graphWeight:    context.GetParamOr(ctx, ParamGraphWeight, paramDefaults[ParamGraphWeight].(float64)),
+		augLambda:      context.GetParamOr(ctx, ParamAugLambda, paramDefaults[ParamAugLambda].(float64)),
+		labelGrad:      context.GetParamOr(ctx, ParamLabelGrad, paramDefaults[ParamLabelGrad].(bool)),
+		trainAttention: context.GetParamOr(ctx, ParamTrainAttention, paramDefaults[ParamTrainAttention].(bool)),
+	}
+	if mixing != MixNone && m.hops < 1 {
+		return nil, fmt.Errorf("%s = %d: mixing needs at least 1 hop", ParamHops, m.hops)
+	}
+	if (mixing == MixGeoIII || mixing == MixGeoIIIPaper) && !context.GetParamOr(ctx, ParamUseWeight, true) {
+		return nil, fmt.Errorf("%s = false (q = k = h in the input width) is not supported: GeoMix-III runs in the projected width and needs W_q, W_k", ParamUseWeight)
+	}
+	if m.attnDim < 1 {
+		return nil, fmt.Errorf("%s = %d: want >= 1", ParamAttnDim, m.attnDim)
+	}
+	return m, nil
+}
+
+// usesAttention is true for GeoMix-III.
+func (m *model) usesAttention() bool { return m.mixing == MixGeoIII || m.mixing == MixGeoIIIPaper }
+
+// project returns Z = X [W_in | W_q¹ | W_k¹ | …] [N, Width] and its layout; with withAttention false
+// (evaluation, plain methods) only X W_in. W_q^t, W_k^t and their biases are U(±1/√F), torch's
+// nn.Linear default, and trainable only with ParamTrainAttention.
+func (m *model) project(ctx *context.Context, x *SparseFeatures, withAttention bool) (*Node, Projection) {
+	g := x.Rows.Graph()
+	dtype := x.Values.DType()
+	f := m.dims.Features
+	ictx := ctx.InAbsPath(ModelScope).In("input")
+	w := ictx.WithInitializer(m.backbone.InputInitializer(ictx, m.dims)).
+		VariableWithShape("weight", shapes.Make(dtype, f, m.inputWidth)).ValueGraph(g)
+	proj := Projection{InputWidth: m.inputWidth, AttnDim: m.attnDim}
+	if withAttention && m.usesAttention() {
+		parts := []*Node{w}
+		for t := range m.hops {
+			actx := ctx.InAbsPath(ModelScope).In("attention").Inf("hop_%d", t)
+			actx = actx.WithInitializer(UniformFanIn(actx, f))
+			variable := func(name string, dims ...int) *Node {
+				return actx.VariableWithShape(name, shapes.Make(dtype, dims...)).SetTrainable(m.trainAttention).ValueGraph(g)
+			}
+			parts = append(parts, variable("w_q", f, m.attnDim), variable("w_k", f, m.attnDim))
+			proj.QBias = append(proj.QBias, variable("b_q", m.attnDim))
+			proj.KBias = append(proj.KBias, variable("b_k", m.attnDim))
+		}
+		w = Concatenate(parts, 1)
+	}
+	return x.Project(w), proj
+}
+
+// logits runs the backbone on projected input xw [N, H0].
+func (m *model) logits(ctx *context.Context, adj *AdjacencyNodes, xw *Node) *Node {
+	return m.backbone.Rest(ctx.InAbsPath(ModelScope).In("backbone"), adj, xw, m.dims)
+}
+
+// mix applies the method's mixing to h [N, D] (projected features and labels side by side).
+func (m *model) mix(adj *AdjacencyNodes, h, perm *Node, proj Projection) *Node {
+	switch m.mixing {
+	case MixGeoI:
+		return MixI(adj, h, m.alpha, m.hops)
+	case MixGeoII:
+		return MixII(adj, h, m.alpha, m.hops)
+	case MixNoLocality:
+		return NoLocality(adj, h, m.hops)
+	case MixRandom:
+		return RandomMix(h, perm, m.alpha, m.hops)
+	case MixGeoIII, MixGeoIIIPaper:
+		form := AttentionCode
+		if m.mixing == MixGeoIIIPaper {
+			form = AttentionPaper
+		}
+		return MixIII(adj, h, proj.QueryKey(), MixIIIConfig{Hops: m.hops, ResWeight: m.resWeight, GraphWeight: m.graphWeight, Form: form})
+	}
+	panic(fmt.Sprintf("model.mix: no mixing for %d", m.mixing))
+}
+
+// loss is the training objective of one step (SPEC §2.6) on one-hot labels [N, C] and the train
+// mask [N, 1] (1 on train nodes): pseudo-labels softmax(f(X)) in train mode (gradient only with
+// ParamLabelGrad), train rows overwritten by the truth, features and labels mixed, then
+// CE over train nodes of f(X_mix) + λ · soft-CE over every non-train node.
+// Without mixing it is the plain CE of f(X).
+func (m *model) loss(ctx *context.Context, x *SparseFeatures, adj *AdjacencyNodes, oneHot, trainMask, perm *Node) *Node {
+	z, proj := m.project(ctx, x, true)
+	xw := Columns(z, 0, m.inputWidth)
+	if m.mixing == MixNone {
+		return SoftCrossEntropy(m.logits(ctx, adj, xw), oneHot, trainMask)
+	}
+	pseudo := Softmax(m.logits(ctx, adj, xw), -1)
+	if !m.labelGrad {
+		pseudo = StopGradient(pseudo)
+	}
+	y0 := Add(Mul(oneHot, trainMask), Mul(pseudo, OneMinus(trainMask)))
+	width := z.Shape().Dim(1)
+	mixed := m.mix(adj, Concatenate([]*Node{z, y0}, 1), perm, proj)
+	logits := m.logits(ctx, adj, Columns(mixed, 0, m.inputWidth))
+	yMix := Columns(mixed, width, width+m.dims.Classes)
+	loss := SoftCrossEntropy(logits, oneHot, trainMask)
+	if m.augLambda != 0 {
+		loss = Add(loss, MulScalar(SoftCrossEntropy(logits, yMix, OneMinus(trainMask)), m.augLambda))
+	}
+	return loss
+}
+
+// SoftCrossEntropy is mean over the masked rows of −Σ_c y_c log softmax(logits)_c, for logits and
+// targets y [N, C] and mask [N, 1] of 0/1 weights. With one-hot y it is the usual cross-entropy.
+func SoftCrossEntropy(logits, y, mask *Node) *Node {
+	if !logits.Shape().Equal(y.Shape()) || mask.Rank() != 2 || mask.Shape().Dim(0) != logits.Shape().Dim(0) || mask.Shape().Dim(1) != 1 {
+		panic(fmt.Sprintf("SoftCrossEntropy: want logits, y [N, C] and mask [N, 1], got %s, %s, %s", logits.Shape(), y.Shape(), mask.Shape()))
+	}
+	perRow := Neg(ReduceSum(Mul(y, LogSoftmax(logits, -1)), -1)) // [N]
+	m := Reshape(mask, mask.Shape().Dim(0))
+	return Div(ReduceAllSum(Mul(perRow, m)), Max(ReduceAllSum(m), OnesLike(ReduceAllSum(m))))
+}

@@ -1,0 +1,161 @@
+package geomix
+
+import (
+	"fmt"
+	"maps"
+	"sort"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// Preset is the configuration the authors' run scripts use for one (data set, method).
+type Preset struct {
+	// Params are hyper-parameter values keyed by the Param* names.
+	Params map[string]any
+	// RawFeatures is true where the script passes --no_feat_norm (load with datasets.Options.RawFeatures).
+	RawFeatures bool
+	// Source says which script row the preset reproduces.
+	Source string
+}
+
+// variantRow is one row of a run script: the values that differ per data set and variant.
+type variantRow struct {
+	lr, wd, dropout float64
+	hidden, hops    int
+	alpha           float64 // GeoMix-I/II α
+	res, graph      float64 // GeoMix-III β, η
+	labelGrad, bn   bool
+	rawFeatures     bool
+	epochs, layers  int // 0 = the group default
+}
+
+// presetGroup is one run script: shared values plus rows for GeoMix-I, -II and -III.
+type presetGroup struct {
+	source string
+	common map[string]any
+	rows   [3]variantRow
+}
+
+var mainExp = map[string]any{ParamRuns: 5, ParamEpochs: 300, ParamLayers: 2, ParamSeed: 123, ParamBackbone: "gcn", ParamAttnDim: 16}
+var heteroExp = map[string]any{ParamRuns: 10, ParamEpochs: 500, ParamPatience: 200, ParamSeed: 42, ParamBackbone: "gcnconv",
+	ParamAttnDim: 16, ParamTrainAttention: false}
+var twitchExp = map[string]any{ParamRuns: 5, ParamEpochs: 300, ParamLayers: 2, ParamSeed: 123, ParamBackbone: "gcn", ParamAttnDim: 16, ParamHidden: 32}
+
+// presets holds SPEC §5.2-§5.5 (src/main_exp/exp/aug_gcn.sh, nograph.sh, src/hetero/exp/aug_gcn.sh,
+// src/twitch/exp/aug_gcn.sh), keyed by the datasets package's names.
+var presets = map[string]presetGroup{
+	"cora": {"main_exp/exp/aug_gcn.sh", mainExp, [3]variantRow{
+		{lr: 0.1, hidden: 16, wd: 5e-4, dropout: 0.5, hops: 3, alpha: 0.1, labelGrad: true},
+		{lr: 0.1, hidden: 16, wd: 5e-4, dropout: 0.5, hops: 2, alpha: 0.1, labelGrad: true},
+		{lr: 0.1, hidden: 16, wd: 5e-4, dropout: 0.5, hops: 2, res: 0.1, graph: 0.8, labelGrad: true}}},
+	"citeseer": {"main_exp/exp/aug_gcn.sh", mainExp, [3]variantRow{
+		{lr: 0.01, hidden: 64, wd: 0.1, dropout: 0.3, hops: 2, alpha: 0.7, labelGrad: true, bn: true},
+		{lr: 0.01, hidden: 64, wd: 0.1, dropout: 0.3, hops: 2, alpha: 0.5, labelGrad: true, bn: true},
+		{lr: 0.1, hidden: 16, wd: 1e-2, dropout: 0.5, hops: 2, res: 0.5, graph: 0.3, labelGrad: true, bn: true}}},
+	"pubmed": {"main_exp/exp/aug_gcn.sh", mainExp, [3]variantRow{
+		{lr: 0.3, hidden: 16, wd: 1e-3, dropout: 0.4, hops: 2, alpha: 0.1, labelGrad: true},
+		{lr: 0.3, hidden: 16, wd: 5e-3, dropout: 0.6, hops: 2, alpha: 0.1, labelGrad: true, rawFeatures: true},
+		{lr: 0.3, hidden: 16, wd: 8e-4, dropout: 0.3, hops: 3, res: 0.2, graph: 0.5, labelGrad: true, rawFeatures: true}}},
+	"cs": {"main_exp/exp/aug_gcn.sh", mainExp, [3]variantRow{
+		{lr: 0.005, hidden: 64, wd: 5e-5, dropout: 0.5, hops: 1, alpha: 0.8},
+		{lr: 0.005, hidden: 64, wd: 5e-5, dropout: 0.5, hops: 1, alpha: 0.8},
+		{lr: 0.005, hidden: 64, wd: 1e-4, dropout: 0.3, hops: 1, res: 0.7, graph: 0.5}}},
+	"physics": {"main_exp/exp/aug_gcn.sh", mainExp, [3]variantRow{
+		{lr: 0.005, hidden: 64, wd: 5e-5, dropout: 0.3, hops: 1, alpha: 0.8, labelGrad: true, epochs: 200},
+		{lr: 0.005, hidden: 64, wd: 5e-5, dropout: 0.3, hops: 1, alpha: 0.8, labelGrad: true},
+		{lr: 0.01, hidden: 64, wd: 5e-4, dropout: 0.5, hops: 1, res: 0.8, graph: 0.7, labelGrad: true, epochs: 150}}},
+	"stl10": {"main_exp/exp/nograph.sh", mainExp, [3]variantRow{
+		{lr: 0.005, hidden: 32, wd: 1e-3, dropout: 0.5, hops: 2, alpha: 0, labelGrad: true, bn: true},
+		{lr: 0.005, hidden: 32, wd: 1e-5, dropout: 0.5, hops: 2, alpha: 0.1, labelGrad: true, bn: true},
+		{lr: 0.005, hidden: 32, wd: 1e-5, dropout: 0.5, hops: 2, res: 0.8, graph: 0.8, labelGrad: true, bn: true}}},
+	"cifar10": {"main_exp/exp/nograph.sh", mainExp, [3]variantRow{
+		{lr: 0.001, hidden: 32, wd: 1e-2, dropout: 0.5, hops: 2, alpha: 0, labelGrad: true, bn: true},
+		{lr: 0.005, hidden: 32, wd: 1e-4, dropout: 0.4, hops: 1, alpha: 0.8, labelGrad: true, bn: true},
+		{lr: 0.005, hidden: 32, wd: 1e-4, dropout: 0.4, hops: 1, res: 0.8, graph: 0.8, labelGrad: true, bn: true}}},
+	"20news": {"main_exp/exp/nograph.sh", mainExp, [3]variantRow{
+		{lr: 0.005, hidden: 128, wd: 5e-3, dropout: 0.6, hops: 1, alpha: 0, labelGrad: true, bn: true},
+		{lr: 0.005, hidden: 128, wd: 1e-3, dropout: 0.5, hops: 2, alpha: 0.1, labelGrad: true, bn: true},
+		{lr: 0.005, hidden: 128, wd: 1e-2, dropout: 0.5, hops: 2, res: 0.1, graph: 0.3, labelGrad: true, bn: true}}},
+	"squirrel": {"hetero/exp/aug_gcn.sh", heteroExp, [3]variantRow{
+		{layers: 5, hidden: 128, lr: 0.1, wd: 5e-4, dropout: 0.7, hops: 1, alpha: 0.8},
+		{layers: 5, hidden: 128, lr: 0.1, wd: 1e-3, dropout: 0.4, hops: 2, alpha: 0.8},
+		{layers: 5, hidden: 128, lr: 0.1, wd: 1e-4, dropout: 0.3, hops: 2, res: 0.8, graph: 0.8}}},
+	"chameleon": {"hetero/exp/aug_gcn.sh", heteroExp, [3]variantRow{
+		{layers: 2, hidden: 64, lr: 0.1, wd: 1e-3, dropout: 0.3, hops: 2, alpha: 0.8},
+		{layers: 2, hidden: 64, lr: 0.05, wd: 5e-4, dropout: 0.5, hops: 2, alpha: 0.8},
+		{layers: 2, hidden: 64, lr: 0.1, wd: 5e-4, dropout: 0.4, hops: 2, res: 0.8, graph: 0.8}}},
+	"twitch-ood": {"twitch/exp/aug_gcn.sh", twitchExp, [3]variantRow{
+		{lr: 0.05, wd: 5e-3, dropout: 0.6, hops: 2, alpha: 0},
+		{lr: 0.1, wd: 5e-4, dropout: 0.5, hops: 2, alpha: 0.5},
+		{lr: 0.1, wd: 5e-4, dropout: 0.5, hops: 2, res: 0.5, graph: 0.5}}},
+}
+
+// PresetDatasets lists the data sets that have presets, sorted.
+func PresetDatasets() []string {
+	names := make([]string, 0, len(presets))
+	for n := range presets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// PresetFor returns the script configuration of (dataset, method). GeoMix-I's row also serves the
+// plain baselines (without mixing, so label_grad and λ are unused), RandomMix and NoLocality;
+// geomix3-paper uses GeoMix-III's row. It is an error when the data set has no preset.
+func PresetFor(dataset, method string) (*Preset, error) {
+	mixing, _, err := ParseMethod(method)
+	if err != nil {
+		return nil, err
+	}
+	group, ok := presets[dataset]
+	if !ok {
+		return nil, fmt.Errorf("no preset for data set %q: presets exist for %s", dataset, strings.Join(PresetDatasets(), ", "))
+	}
+	variant := 0
+	switch mixing {
+	case MixGeoII:
+		variant = 1
+	case MixGeoIII, MixGeoIIIPaper:
+		variant = 2
+	}
+	row := group.rows[variant]
+	p := &Preset{Params: maps.Clone(group.common), RawFeatures: row.rawFeatures,
+		Source: fmt.Sprintf("%s, %s, GeoMix-%s row", group.source, dataset, []string{"I", "II", "III"}[variant])}
+	p.Params[ParamLR] = row.lr
+	p.Params[ParamWeightDecay] = row.wd
+	p.Params[ParamDropout] = row.dropout
+	p.Params[ParamHidden] = row.hidden
+	p.Params[ParamHops] = row.hops
+	p.Params[ParamLabelGrad] = row.labelGrad
+	p.Params[ParamUseBN] = row.bn
+	if row.hidden == 0 {
+		delete(p.Params, ParamHidden)
+	}
+	if variant == 2 {
+		p.Params[ParamResWeight] = row.res
+		p.Params[ParamGraphWeight] = row.graph
+		p.Params[ParamUseWeight] = true
+	} else {
+		p.Params[ParamAlpha] = row.alpha
+	}
+	if row.epochs > 0 {
+		p.Params[ParamEpochs] = row.epochs
+	}
+	if row.layers > 0 {
+		p.Params[ParamLayers] = row.layers
+	}
+	return p, nil
+}
+
+// ApplyPreset sets the preset of (dataset, method) into ctx's parameters and returns it; set any
+// override afterwards with ctx.SetParam.
+func ApplyPreset(ctx *context.Context, dataset, method string) (*Preset, error) {
+	p, err := PresetFor(dataset, method)
+	if err != nil {
+		return nil, err
+	}
+	ctx.SetParams(p.Params)
+	return p, nil
+}

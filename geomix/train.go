@@ -1,0 +1,233 @@
+package geomix
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+
+	"github.com/geomix-go/geomix/datasets"
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// Option configures Train beyond the hyper-parameters in the context.
+type Option func(*trainOptions)
+
+type trainOptions struct {
+	progress io.Writer
+	onEpoch  func(run int, s EpochStats)
+}
+
+// WithProgress sends the progress bar to w (default os.Stderr; io.Discard silences it).
+func WithProgress(w io.Writer) Option { return func(o *trainOptions) { o.progress = w } }
+
+// WithEpochCallback calls fn after every epoch of every run (0-based run), e.g. to plot curves live.
+func WithEpochCallback(fn func(run int, s EpochStats)) Option {
+	return func(o *trainOptions) { o.onEpoch = fn }
+}
+
+// Train runs method (see MethodNames) on g for ParamRuns runs with the hyper-parameters in ctx
+// (defaults: the reference's argparse defaults; see ApplyPreset for the scripts' values) and returns
+// the summary. It follows the authors' protocol (SPEC §2.6-§2.8): every epoch is one update on all
+// nodes, then an evaluation in eval mode on the original features; each run reports the test
+// accuracy at its first best validation epoch; run r uses split r mod len(g.Splits).
+//
+// Variables live in a fresh context seeded with ParamSeed, so ctx itself is only read and the same
+// seed gives the same numbers. Model parameters are re-initialised at every run; Adam's state
+// carries over unless ParamResetAdam (the reference's behaviour, SPEC §0.11); frozen W_q/W_k
+// (ParamTrainAttention false) keep their first initialisation, as in the hetero code.
+func Train(ctx *context.Context, backend backends.Backend, g *datasets.Graph, method string, opts ...Option) (*Result, error) {
+	o := trainOptions{progress: os.Stderr}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	t, err := newTrainer(ctx, backend, g, method)
+	if err != nil {
+		return nil, err
+	}
+	return t.run(o)
+}
+
+// trainer holds everything that lives outside the epoch loop: compiled executors and uploaded inputs.
+type trainer struct {
+	ctx       *context.Context
+	backend   backends.Backend
+	g         *datasets.Graph
+	method    string
+	backbone  string
+	model     *model
+	params    map[string]any
+	epochs    int
+	runs      int
+	patience  int
+	resetAdam bool
+	rng       *rand.Rand
+
+	trainExec, evalExec *context.Exec
+	graphInputs         []*tensors.Tensor // rows, cols, src, dst, weight
+	// trainValues and evalValues are the feature values broadcast to the training projection's and
+	// the evaluation projection's widths.
+	trainValues, evalValues *tensors.Tensor
+	oneHot, identity        *tensors.Tensor
+}
+
+// effectiveParams returns every Param* value Train uses: ctx's if set, else the default.
+func effectiveParams(ctx *context.Context) map[string]any {
+	out := make(map[string]any, len(paramDefaults))
+	for k, def := range paramDefaults {
+		out[k] = def
+		if v, ok := ctx.GetParam(k); ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// checkParamTypes returns an error naming the first parameter whose value has the wrong Go type.
+func checkParamTypes(params map[string]any) error {
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range params {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, k := range keys {
+		want, got := fmt.Sprintf("%T", paramDefaults[k]), fmt.Sprintf("%T", params[k])
+		if want != got {
+			return fmt.Errorf("hyper-parameter %q = %v has type %s, want %s", k, params[k], got, want)
+		}
+	}
+	return nil
+}
+
+// checkGraph returns an error describing what makes g unusable for training.
+func checkGraph(g *datasets.Graph) error {
+	switch {
+	case g == nil:
+		return fmt.Errorf("graph is nil")
+	case g.NumNodes <= 0 || g.Features == nil || g.Features.NumRows != g.NumNodes:
+		return fmt.Errorf("graph %q: want %d feature rows, got features %v", g.Name, g.NumNodes, g.Features != nil)
+	case len(g.Labels) != g.NumNodes:
+		return fmt.Errorf("graph %q: want %d labels, got %d", g.Name, g.NumNodes, len(g.Labels))
+	case len(g.Splits) == 0:
+		return fmt.Errorf("graph %q has no split", g.Name)
+	case len(g.Src) != len(g.Dst):
+		return fmt.Errorf("graph %q: %d edge sources but %d targets", g.Name, len(g.Src), len(g.Dst))
+	}
+	for i, y := range g.Labels {
+		if y < 0 || int(y) >= g.NumClasses {
+			return fmt.Errorf("graph %q: label of node %d is %d, want [0, %d)", g.Name, i, y, g.NumClasses)
+		}
+	}
+	for i := range g.Src {
+		if g.Src[i] < 0 || int(g.Src[i]) >= g.NumNodes || g.Dst[i] < 0 || int(g.Dst[i]) >= g.NumNodes {
+			return fmt.Errorf("graph %q: edge %d (%d->%d) has a node outside [0, %d)", g.Name, i, g.Src[i], g.Dst[i], g.NumNodes)
+		}
+	}
+	for s, sp := range g.Splits {
+		if len(sp.Train) == 0 || len(sp.Val) == 0 || len(sp.Test) == 0 {
+			return fmt.Errorf("graph %q: split %d has an empty train, val or test set (%d/%d/%d)", g.Name, s, len(sp.Train), len(sp.Val), len(sp.Test))
+		}
+	}
+	return nil
+}
+
+func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Graph, method string) (*trainer, error) {
+	if err := checkGraph(g); err != nil {
+		return nil, err
+	}
+	mixing, backboneName, err := ParseMethod(method)
+	if err != nil {
+		return nil, err
+	}
+	params := effectiveParams(ctx)
+	if err := checkParamTypes(params); err != nil {
+		return nil, err
+	}
+	if backboneName == "" {
+		backboneName = params[ParamBackbone].(string)
+	}
+	params[ParamBackbone] = backboneName
+	b, err := BackboneByName(backboneName)
+	if err != nil {
+		return nil, err
+	}
+	norm, err := ParseNormalization(params[ParamNormalization].(string))
+	if err != nil {
+		return nil, err
+	}
+	rctx := context.New().Checked(false)
+	rctx.SetParams(params)
+	seed := int64(params[ParamSeed].(int))
+	if err := rctx.SetRNGStateFromSeed(seed); err != nil {
+		return nil, err
+	}
+	dims := Dims{Features: g.NumFeatures(), Classes: g.NumClasses}
+	m, err := newModel(rctx, b, mixing, dims)
+	if err != nil {
+		return nil, err
+	}
+	t := &trainer{ctx: rctx, backend: backend, g: g, method: method, backbone: backboneName, model: m, params: params,
+		epochs: params[ParamEpochs].(int), runs: params[ParamRuns].(int), patience: params[ParamPatience].(int),
+		resetAdam: params[ParamResetAdam].(bool), rng: rand.New(rand.NewPCG(uint64(seed), 0x6765306d6978))}
+	if t.epochs < 1 || t.runs < 1 {
+		return nil, fmt.Errorf("want %s >= 1 and %s >= 1, got %d and %d", ParamEpochs, ParamRuns, t.epochs, t.runs)
+	}
+	cfg := NewAdamConfig(params[ParamLR].(float64), params[ParamWeightDecay].(float64))
+
+	adj := BuildAdjacency(g, norm)
+	trainWidth := m.inputWidth
+	if m.usesAttention() {
+		trainWidth += 2 * m.attnDim * m.hops
+	}
+	rows, cols, trainVals := SparseInputs(g.Features, trainWidth)
+	src, dst, w := adj.Inputs()
+	t.graphInputs = []*tensors.Tensor{tensors.FromValue(rows), tensors.FromValue(cols),
+		tensors.FromValue(src), tensors.FromValue(dst), tensors.FromValue(w)}
+	t.trainValues = tensors.FromValue(trainVals)
+	t.evalValues = t.trainValues
+	if trainWidth != m.inputWidth {
+		_, _, evalVals := SparseInputs(g.Features, m.inputWidth)
+		t.evalValues = tensors.FromValue(evalVals)
+	}
+	oneHot := make([][]float32, g.NumNodes)
+	identity := make([][]int32, g.NumNodes)
+	for i, y := range g.Labels {
+		oneHot[i] = make([]float32, g.NumClasses)
+		oneHot[i][y] = 1
+		identity[i] = []int32{int32(i)}
+	}
+	t.oneHot, t.identity = tensors.FromValue(oneHot), tensors.FromValue(identity)
+
+	n, f := g.NumNodes, g.NumFeatures()
+	inputs := func(in []*Node) (*SparseFeatures, *AdjacencyNodes) {
+		return &SparseFeatures{NumRows: n, NumCols: f, Rows: in[0], Cols: in[1], Values: in[5]},
+			NewAdjacencyNodes(n, in[2], in[3], in[4])
+	}
+	t.trainExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
+		ctx.SetTraining(in[0].Graph(), true)
+		x, a := inputs(in)
+		loss := m.loss(ctx, x, a, in[6], in[7], in[8])
+		ApplyAdam(ctx, loss, cfg)
+		return []*Node{loss}
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.evalExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
+		ctx.SetTraining(in[0].Graph(), false)
+		x, a := inputs(in)
+		z, _ := m.project(ctx, x, false)
+		return []*Node{ArgMax(m.logits(ctx, a, z), -1, dtypes.Int32)}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}

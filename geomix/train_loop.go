@@ -1,0 +1,192 @@
+package geomix
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/geomix-go/geomix/datasets"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/schollz/progressbar/v3"
+)
+
+// run trains all runs and summarises them.
+func (t *trainer) run(o trainOptions) (*Result, error) {
+	start := time.Now()
+	bar := progressbar.NewOptions(t.runs*t.epochs, progressbar.OptionSetWriter(o.progress),
+		progressbar.OptionSetDescription(fmt.Sprintf("%s/%s", t.g.Name, t.method)), progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	defer bar.Finish()
+	res := &Result{Dataset: t.g.Name, Method: t.method, Backbone: t.backbone, Runs: t.runs, Params: t.params}
+	var epochMillis []float64
+	for r := range t.runs {
+		rr, err := t.oneRun(r, bar, o)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s run %d: %w", t.g.Name, t.method, r, err)
+		}
+		for _, s := range rr.Curve {
+			epochMillis = append(epochMillis, s.Millis)
+		}
+		res.PerRun = append(res.PerRun, *rr)
+	}
+	tests := make([]float64, len(res.PerRun))
+	vals := make([]float64, len(res.PerRun))
+	for i, rr := range res.PerRun {
+		tests[i], vals[i] = rr.TestAcc, rr.ValAcc
+	}
+	res.TestAccMean, res.TestAccStd = meanStd(tests)
+	res.ValAccMean, _ = meanStd(vals)
+	res.EpochMsMedian = median(epochMillis)
+	res.SecondsTotal = time.Since(start).Seconds()
+	return res, nil
+}
+
+// resetForRun re-initialises the model (and Adam's state with ParamResetAdam) before runs after the
+// first; frozen attention weights keep their first values.
+func (t *trainer) resetForRun() error {
+	for v := range t.ctx.IterVariables() {
+		scope := v.Scope()
+		inModel := strings.HasPrefix(scope, ModelScope)
+		frozen := strings.HasPrefix(scope, ModelScope+"/attention") && !t.model.trainAttention
+		if (inModel && !frozen) || (t.resetAdam && strings.HasPrefix(scope, AdamScope)) {
+			if err := v.Reset(); err != nil {
+				return err
+			}
+		}
+	}
+	return t.ctx.InitializeVariables(t.backend, nil)
+}
+
+// oneRun trains run r from fresh parameters and returns its curve and selected epoch.
+func (t *trainer) oneRun(r int, bar interface{ Add(int) error }, o trainOptions) (*RunResult, error) {
+	if r > 0 {
+		if err := t.resetForRun(); err != nil {
+			return nil, fmt.Errorf("re-initialising the model: %w", err)
+		}
+	}
+	splitIdx := r % len(t.g.Splits)
+	split := t.g.Splits[splitIdx]
+	maskT := t.trainMask(split)
+	rr := &RunResult{Run: r, Split: splitIdx, BestEpoch: -1}
+	sinceBest, bestVal := 0, -1.0
+	for epoch := range t.epochs {
+		s, err := t.epoch(epoch, maskT, split)
+		if err != nil {
+			return nil, err
+		}
+		rr.Curve = append(rr.Curve, s)
+		if s.ValAcc > bestVal {
+			bestVal = s.ValAcc
+			rr.BestEpoch, rr.ValAcc, rr.TestAcc = epoch, 100*s.ValAcc, 100*s.TestAcc
+			sinceBest = 0
+		} else {
+			sinceBest++
+		}
+		if o.onEpoch != nil {
+			o.onEpoch(r, s)
+		}
+		_ = bar.Add(1)
+		if t.patience > 0 && sinceBest >= t.patience {
+			_ = bar.Add(t.epochs - epoch - 1)
+			break
+		}
+	}
+	return rr, nil
+}
+
+// epoch runs one training step and one evaluation, timing both.
+func (t *trainer) epoch(epoch int, maskT *tensors.Tensor, split datasets.Split) (EpochStats, error) {
+	begin := time.Now()
+	perm := t.identity
+	if t.model.mixing == MixRandom {
+		perm = t.randomPermutation()
+	}
+	args := make([]any, 0, len(t.graphInputs)+4)
+	for _, x := range t.graphInputs {
+		args = append(args, x)
+	}
+	out, err := t.trainExec.Exec(append(args, t.trainValues, t.oneHot, maskT, perm)...)
+	if err != nil {
+		return EpochStats{}, fmt.Errorf("epoch %d, training step: %w", epoch, err)
+	}
+	loss := float64(tensors.ToScalar[float32](out[0]))
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return EpochStats{}, fmt.Errorf("epoch %d: loss is %v (try a lower %s)", epoch, loss, ParamLR)
+	}
+	preds, err := t.evalExec.Exec(append(args, t.evalValues)...)
+	if err != nil {
+		return EpochStats{}, fmt.Errorf("epoch %d, evaluation: %w", epoch, err)
+	}
+	pred := preds[0].Value().([]int32)
+	return EpochStats{Epoch: epoch, Loss: loss, TrainAcc: accuracy(pred, t.g.Labels, split.Train),
+		ValAcc: accuracy(pred, t.g.Labels, split.Val), TestAcc: accuracy(pred, t.g.Labels, split.Test),
+		Millis: float64(time.Since(begin).Microseconds()) / 1000}, nil
+}
+
+// trainMask returns the [N, 1] 0/1 mask of split's train nodes.
+func (t *trainer) trainMask(split datasets.Split) *tensors.Tensor {
+	mask := make([][]float32, t.g.NumNodes)
+	for i := range mask {
+		mask[i] = []float32{0}
+	}
+	for _, v := range split.Train {
+		mask[v][0] = 1
+	}
+	return tensors.FromValue(mask)
+}
+
+// randomPermutation draws RandomMix's pairing [N, 1] from the trainer's seeded host RNG.
+func (t *trainer) randomPermutation() *tensors.Tensor {
+	perm := t.rng.Perm(t.g.NumNodes)
+	out := make([][]int32, len(perm))
+	for i, p := range perm {
+		out[i] = []int32{int32(p)}
+	}
+	return tensors.FromValue(out)
+}
+
+// accuracy is the fraction of nodes whose prediction equals their label.
+func accuracy(pred, labels, nodes []int32) float64 {
+	if len(nodes) == 0 {
+		return 0
+	}
+	hit := 0
+	for _, v := range nodes {
+		if pred[v] == labels[v] {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(nodes))
+}
+
+// meanStd returns the mean and the unbiased standard deviation (0 for fewer than 2 values).
+func meanStd(x []float64) (mean, std float64) {
+	if len(x) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	if len(x) < 2 {
+		return mean, 0
+	}
+	for _, v := range x {
+		std += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(x)-1))
+}
+
+// median of x (NaN when empty).
+func median(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := slices.Sorted(slices.Values(x))
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

@@ -1,0 +1,128 @@
+package geomix
+
+import (
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/geomix-go/geomix/datasets"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// tinyGraph is a 30-node ring with chords, 3 classes by position, 5 sparse features, one split.
+func tinyGraph() *datasets.Graph {
+	const n, f = 30, 5
+	rng := rand.New(rand.NewPCG(3, 4))
+	g := &datasets.Graph{Name: "tiny", NumNodes: n, NumClasses: 3, Labels: make([]int32, n)}
+	feat := &datasets.CSR{NumRows: n, NumCols: f, RowPtr: []int64{0}}
+	for i := range n {
+		g.Labels[i] = int32(i * 3 / n)
+		j, k := (i+1)%n, (i+7)%n
+		g.Src, g.Dst = append(g.Src, int32(i), int32(j), int32(i), int32(k)), append(g.Dst, int32(j), int32(i), int32(k), int32(i))
+		for col := range f {
+			if rng.Float64() < 0.5 || col == int(g.Labels[i]) {
+				feat.ColIdx, feat.Values = append(feat.ColIdx, int32(col)), append(feat.Values, float32(rng.Float64()))
+			}
+		}
+		feat.RowPtr = append(feat.RowPtr, int64(len(feat.ColIdx)))
+	}
+	g.Features = feat
+	g.Splits = []datasets.Split{{Train: []int32{0, 1, 10, 11, 20, 21}, Val: []int32{2, 3, 12, 13, 22, 23}, Test: []int32{4, 5, 14, 15, 24, 25}}}
+	return g
+}
+
+func trainTiny(t *testing.T, method string, seed int) *Result {
+	ctx := context.New()
+	ctx.SetParams(map[string]any{ParamEpochs: 12, ParamRuns: 2, ParamDropout: 0.5, ParamHidden: 8, ParamHops: 2,
+		ParamAlpha: 0.3, ParamLabelGrad: true, ParamSeed: seed, ParamUseBN: true})
+	res, err := Train(ctx, testBackend(t), tinyGraph(), method, WithProgress(io.Discard))
+	if err != nil {
+		t.Fatalf("Train(%s): %v", method, err)
+	}
+	return res
+}
+
+// TestTrainSameSeedSameNumbers: two trainings with the same seed give identical losses and
+// accuracies at every epoch (dropout, BatchNorm, random pairing and initialisation all seeded);
+// another seed gives other losses.
+func TestTrainSameSeedSameNumbers(t *testing.T) {
+	for _, method := range []string{"geomix1", "geomix3", "randommix"} {
+		a, b, other := trainTiny(t, method, 9), trainTiny(t, method, 9), trainTiny(t, method, 10)
+		if a.TestAccMean != b.TestAccMean || a.TestAccStd != b.TestAccStd {
+			t.Errorf("%s: same seed, different results: %v±%v vs %v±%v", method, a.TestAccMean, a.TestAccStd, b.TestAccMean, b.TestAccStd)
+		}
+		differs := false
+		for r := range a.PerRun {
+			for e := range a.PerRun[r].Curve {
+				ea, eb := a.PerRun[r].Curve[e], b.PerRun[r].Curve[e]
+				if ea.Loss != eb.Loss || ea.ValAcc != eb.ValAcc || ea.TestAcc != eb.TestAcc {
+					t.Fatalf("%s run %d epoch %d: same seed, different stats: %+v vs %+v", method, r, e, ea, eb)
+				}
+				differs = differs || ea.Loss != other.PerRun[r].Curve[e].Loss
+			}
+		}
+		if !differs {
+			t.Errorf("%s: seeds 9 and 10 gave identical losses", method)
+		}
+	}
+}
+
+// TestTrainRejectsBadInput: errors name the problem instead of panicking.
+func TestTrainRejectsBadInput(t *testing.T) {
+	g := tinyGraph()
+	if _, err := Train(context.New(), testBackend(t), g, "geomix9", WithProgress(io.Discard)); err == nil {
+		t.Error("unknown method accepted")
+	}
+	ctx := context.New()
+	ctx.SetParam(ParamHidden, "wide")
+	if _, err := Train(ctx, testBackend(t), g, "gcn", WithProgress(io.Discard)); err == nil {
+		t.Error("string hidden width accepted")
+	}
+	g.Labels[3] = 7
+	if _, err := Train(context.New(), testBackend(t), g, "gcn", WithProgress(io.Discard)); err == nil {
+		t.Error("label 7 of 3 classes accepted")
+	}
+}
+
+// TestPresetCora checks one preset row against SPEC §5.2 (Cora GeoMix-III).
+func TestPresetCora(t *testing.T) {
+	p, err := PresetFor("cora", "geomix3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{ParamLR: 0.1, ParamHidden: 16, ParamWeightDecay: 5e-4, ParamDropout: 0.5, ParamHops: 2,
+		ParamResWeight: 0.1, ParamGraphWeight: 0.8, ParamLabelGrad: true, ParamRuns: 5, ParamEpochs: 300}
+	for k, v := range want {
+		if p.Params[k] != v {
+			t.Errorf("cora/geomix3 %s = %v, want %v", k, p.Params[k], v)
+		}
+	}
+	if err := checkParamTypes(p.Params); err != nil {
+		t.Error(err)
+	}
+}
+
+// trainCora trains method on Cora with its preset for one run and checks the test accuracy.
+func trainCora(t *testing.T, method string, minAcc float64) {
+	if testing.Short() {
+		t.Skip("trains on Cora: skipped under -short")
+	}
+	g := loadOrSkip(t, "cora")
+	ctx := context.New()
+	if _, err := ApplyPreset(ctx, "cora", method); err != nil {
+		t.Fatal(err)
+	}
+	ctx.SetParam(ParamRuns, 1)
+	res, err := Train(ctx, testBackend(t), g, method, WithProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("cora %s: test %.2f%% (val %.2f%%), %.1f ms/epoch", method, res.TestAccMean, res.ValAccMean, res.EpochMsMedian)
+	if res.TestAccMean < minAcc {
+		t.Errorf("cora %s: test accuracy %.2f%%, want >= %.0f%%", method, res.TestAccMean, minAcc)
+	}
+}
+
+func TestCoraGeoMixI(t *testing.T) { trainCora(t, "geomix1", 82) }
+
+func TestCoraGCN(t *testing.T) { trainCora(t, "gcn", 79) }

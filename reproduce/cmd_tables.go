@@ -1,0 +1,178 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/geomix-go/geomix/datasets"
+	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/reproduce/tables"
+)
+
+// cellRunner trains one table cell. It is set from the training code (geomix's entry point); while
+// it is nil, the table commands say that training is not wired and fail.
+var cellRunner tables.CellRunner
+
+func init() {
+	for _, spec := range tables.Specs() {
+		id := spec.Paper.ID
+		register(command{
+			name:    id,
+			summary: fmt.Sprintf("run Table %d's cells (resumable) and compare with the paper", spec.Paper.Number),
+			run:     func(args []string) error { return runTable(id, args) },
+		})
+	}
+	register(command{
+		name:    "list",
+		summary: "list every table, figure and check the toolkit can run, with its status",
+		run:     runList,
+	})
+}
+
+// runTable implements `reproduce <table> [--datasets a,b] [--methods m,n] [--runs R] [--quick]
+// [--out DIR] [--force] [--json] [--data DIR]`. Every selected cell runs even when some fail; the
+// command then exits non-zero naming the failed cells.
+func runTable(id string, args []string) error {
+	spec, err := tables.SpecFor(id)
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet(id, flag.ContinueOnError)
+	dsFlag := fs.String("datasets", "", "comma-separated data sets (default: all of "+strings.Join(spec.Datasets, ",")+
+		"; with --quick: "+strings.Join(tables.QuickDatasets, ",")+")")
+	mFlag := fs.String("methods", "", "comma-separated methods (default: all of "+strings.Join(spec.Methods, ",")+")")
+	runs := fs.Int("runs", 0, "runs per cell (default 5, 10 for squirrel/chameleon, 1 with --quick)")
+	quick := fs.Bool("quick", false, "1 run, few epochs, small data sets only: a smoke test, NOT the paper's protocol")
+	out := fs.String("out", "results", "results directory: cells in DIR/"+id+"/, the report in DIR/"+id+".md")
+	force := fs.Bool("force", false, "rerun cells that already have a result")
+	asJSON := fs.Bool("json", false, "also print the comparison as JSON on stdout")
+	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if cellRunner == nil {
+		return errors.New("training is not wired: no cell runner is set (reproduce/cmd_tables.go cellRunner)")
+	}
+	if *dataDir != "" {
+		if err := os.Setenv(datasets.EnvData, *dataDir); err != nil {
+			return err
+		}
+	}
+	sweep, err := tables.Run(spec, cellRunner, tables.Options{
+		Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Runs: *runs, Quick: *quick,
+		OutDir: *out, Force: *force, Command: commandLine(id, args),
+	})
+	if sweep != nil && sweep.Report != nil {
+		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d failed; report %s\n",
+			id, sweep.Ran, sweep.Skipped, len(sweep.Failed), sweep.ReportPath)
+		if *asJSON {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			if jerr := enc.Encode(sweep.Report); jerr != nil && err == nil {
+				err = jerr
+			}
+		}
+	}
+	return err
+}
+
+// runList implements `reproduce list`.
+func runList(args []string) error {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tKIND\tSTATUS\tWHAT\tCOMMAND\tNOTE")
+	for _, e := range tables.Catalog() {
+		status, note := listStatus(e)
+		command := e.Command
+		if command == "" {
+			command = "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, status, e.Title, command, note)
+	}
+	return w.Flush()
+}
+
+// listStatus downgrades a catalog entry whose sub-command is not registered in this binary, or whose
+// table cannot train because no cell runner is wired.
+func listStatus(e tables.Entry) (status, note string) {
+	status, note = e.Status, e.Note
+	if e.Command == "" {
+		return status, note
+	}
+	if _, ok := commands[e.ID]; !ok {
+		return tables.NotYet, joinNotes("sub-command not in this build", note)
+	}
+	spec, err := tables.SpecFor(e.ID)
+	if err != nil {
+		return status, note
+	}
+	if cellRunner == nil {
+		return tables.Partial, joinNotes("training not wired yet", note)
+	}
+	if missing := missingBackbones(spec.Methods); len(missing) > 0 {
+		return tables.Partial, joinNotes("backbones not in this build: "+strings.Join(missing, ", "), note)
+	}
+	return status, note
+}
+
+// missingBackbones lists the backbones that methods name (the plain baselines gat, sgc, ...) but
+// geomix has not registered.
+func missingBackbones(methods []string) []string {
+	var missing []string
+	for _, m := range methods {
+		if _, backbone, err := geomix.ParseMethod(m); err == nil && backbone != "" {
+			if _, err := geomix.BackboneByName(backbone); err != nil {
+				missing = append(missing, backbone)
+			}
+		}
+	}
+	return missing
+}
+
+// joinNotes joins the non-empty notes with "; ".
+func joinNotes(notes ...string) string {
+	var kept []string
+	for _, n := range notes {
+		if n != "" {
+			kept = append(kept, n)
+		}
+	}
+	return strings.Join(kept, "; ")
+}
+
+// splitList splits a comma-separated flag value, dropping blanks; "" gives nil.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// commandLine reconstructs the invocation for the records, quoting arguments that need it.
+func commandLine(name string, args []string) string {
+	words := []string{"go run ./reproduce", name}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\"'$\\") {
+			a = fmt.Sprintf("%q", a)
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/reproduce/tables"
+)
+
+// withRunner sets cellRunner for the test and restores it afterwards.
+func withRunner(t *testing.T, r tables.CellRunner) {
+	saved := cellRunner
+	cellRunner = r
+	t.Cleanup(func() { cellRunner = saved })
+}
+
+// countingRunner returns every run at 70% accuracy and counts its calls.
+func countingRunner(calls *int) tables.CellRunner {
+	return func(dataset, method string, runs int, quick bool) (*geomix.Result, error) {
+		*calls++
+		res := &geomix.Result{Dataset: dataset, Method: method, Runs: runs, TestAccMean: 70}
+		for i := range runs {
+			res.PerRun = append(res.PerRun, geomix.RunResult{Run: i, TestAcc: 70})
+		}
+		return res, nil
+	}
+}
+
+func TestTableCommandNotWired(t *testing.T) {
+	withRunner(t, nil)
+	if err := runTable("table2", nil); err == nil || !strings.Contains(err.Error(), "training is not wired") {
+		t.Errorf("err = %v, want training is not wired", err)
+	}
+}
+
+// TestTableCommand runs `table5` with a counting runner, checks the record, the JSON output and
+// that a rerun skips the finished cell.
+func TestTableCommand(t *testing.T) {
+	calls := 0
+	withRunner(t, countingRunner(&calls))
+	dir := t.TempDir()
+	args := []string{"--out", dir, "--datasets", "cora", "--methods", "gcn, geomix1", "--runs", "2", "--json"}
+
+	stdout := os.Stdout
+	f, err := os.Create(filepath.Join(t.TempDir(), "stdout.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Stdout = f
+	err = runTable("table5", args)
+	os.Stdout = stdout
+	if err != nil || calls != 2 {
+		t.Fatalf("err %v, calls %d; want 2 cells run", err, calls)
+	}
+	rec, err := tables.ReadRecord(tables.RecordPath(dir, "table5", "cora", "geomix1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "go run ./reproduce table5 --out " + dir + " --datasets cora --methods \"gcn, geomix1\" --runs 2 --json"
+	if rec.Runs != 2 || rec.Quick || rec.Command != want {
+		t.Errorf("record runs %d quick %v command %q; want 2, false, %q", rec.Runs, rec.Quick, rec.Command, want)
+	}
+	data, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep tables.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("--json output is not a report: %v\n%s", err, data)
+	}
+	if rep.Table != "table5" || len(rep.Rows) != 12 || rep.Rows[0].Ours == nil || rep.Rows[0].Ours.Mean != 70 {
+		t.Errorf("--json report: table %q, %d rows, first %+v", rep.Table, len(rep.Rows), rep.Rows[0])
+	}
+
+	if err := runTable("table5", args[:len(args)-1]); err != nil || calls != 2 {
+		t.Errorf("rerun: err %v, calls %d; want finished cells skipped", err, calls)
+	}
+	for _, bad := range [][]string{{"--methods", "graphmix"}, {"--datasets", "pubmed"}, {"--bogus"}, {"extra"}} {
+		if err := runTable("table5", append([]string{"--out", dir}, bad...)); err == nil {
+			t.Errorf("args %q: no error", bad)
+		}
+	}
+}
+
+func TestListStatus(t *testing.T) {
+	withRunner(t, nil)
+	byID := map[string]tables.Entry{}
+	for _, e := range tables.Catalog() {
+		byID[e.ID] = e
+	}
+	if s, note := listStatus(byID["table5"]); s != tables.Partial || !strings.Contains(note, "training not wired") {
+		t.Errorf("table5 without runner: %q %q", s, note)
+	}
+	calls := 0
+	withRunner(t, countingRunner(&calls))
+	if s, _ := listStatus(byID["table5"]); s != tables.Implemented {
+		t.Errorf("table5 with runner: %q, want implemented", s)
+	}
+	if s, _ := listStatus(byID["table2"]); s != tables.Partial {
+		t.Errorf("table2: %q, want partial", s)
+	}
+	ghost := tables.Entry{ID: "ghost", Command: "go run ./reproduce ghost", Status: tables.Implemented}
+	if s, note := listStatus(ghost); s != tables.NotYet || !strings.Contains(note, "not in this build") {
+		t.Errorf("unregistered command: %q %q", s, note)
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	got := commandLine("table2", []string{"--datasets", "cora,citeseer", "--out", "my results", "--data", ""})
+	want := `go run ./reproduce table2 --datasets cora,citeseer --out "my results" --data ""`
+	if got != want {
+		t.Errorf("commandLine = %q, want %q", got, want)
+	}
+	if got := splitList(" cora, ,citeseer "); strings.Join(got, "|") != "cora|citeseer" {
+		t.Errorf("splitList = %q", got)
+	}
+}

@@ -1,0 +1,250 @@
+package tables
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Row statuses of a Report.
+const (
+	StatusOK             = "ok"
+	StatusNotRun         = "not run"
+	StatusNotImplemented = "not implemented yet"
+	StatusFailed         = "failed"
+	StatusUnreadable     = "unreadable record"
+)
+
+// Row compares one cell of ours with the paper's.
+type Row struct {
+	Dataset string `json:"dataset"`
+	Method  string `json:"method"`
+	// Status is one of the Status* constants; Ours is set only for StatusOK.
+	Status string `json:"status"`
+	Ours   *Stat  `json:"ours,omitempty"`
+	Runs   int    `json:"runs,omitempty"`
+	// Quick marks a cell run with --quick: NOT the paper's protocol.
+	Quick bool  `json:"quick"`
+	Paper *Stat `json:"paper,omitempty"`
+	// Diff is ours − paper in accuracy points.
+	Diff *float64 `json:"diff,omitempty"`
+	// Flagged is true when |Diff| > max(2 × paper std, 1.0 point) (see Flagged).
+	Flagged bool `json:"flagged"`
+	// RelChange is our relative change in percent against our Reference row on the same data set,
+	// PaperRelChange the paper's printed one; both only for the rows where the paper prints one.
+	RelChange      *float64 `json:"rel_change,omitempty"`
+	PaperRelChange *float64 `json:"paper_rel_change,omitempty"`
+	// Error says why a cell failed or its record could not be read.
+	Error string `json:"error,omitempty"`
+}
+
+// Report is a table's comparison of our results with the paper's: one row per (dataset, method) of
+// the paper's table, data set by data set.
+type Report struct {
+	Table   string `json:"table"`
+	Number  int    `json:"number"`
+	Caption string `json:"caption"`
+	// Command is the command that rendered the report ("" when loaded by a notebook).
+	Command string `json:"command,omitempty"`
+	// CellCommands and GitRevisions are the distinct commands and revisions of the stored cells.
+	CellCommands []string  `json:"cell_commands"`
+	GitRevisions []string  `json:"git_revisions"`
+	Date         time.Time `json:"date"`
+	Machine      string    `json:"machine"`
+	// Quick is true when any cell was run with --quick.
+	Quick bool `json:"quick"`
+	// Reference is the method relative changes are computed against ("" when none).
+	Reference string   `json:"reference,omitempty"`
+	Notes     []string `json:"notes"`
+	Rows      []Row    `json:"rows"`
+}
+
+// ReportPath is where the Markdown report of table goes under dir.
+func ReportPath(dir, table string) string { return filepath.Join(dir, table+".md") }
+
+// Flagged reports whether ours differs from paper by more than max(2 × paper std, 1.0) points.
+func Flagged(ours, paper Stat) bool {
+	return math.Abs(ours.Mean-paper.Mean) > math.Max(2*paper.Std, 1.0)
+}
+
+// LoadReport reads the stored cells of table (e.g. "table2") under dir (e.g. "results") and returns
+// the comparison with the paper. Cells without a record are "not run"; records that cannot be read
+// are reported as such in their row, so one damaged file does not hide the others. Paper tables the
+// toolkit cannot run yet (table3, table4) give the paper's numbers with every row "not implemented
+// yet".
+func LoadReport(dir, table string) (*Report, error) {
+	spec, err := SpecFor(table)
+	if err != nil {
+		paper, perr := Paper(table)
+		if perr != nil {
+			return nil, perr
+		}
+		spec = &Spec{Paper: paper, Datasets: paper.Datasets, NotImplemented: paper.Methods}
+	}
+	p := spec.Paper
+	rep := &Report{
+		Table: p.ID, Number: p.Number, Caption: p.Caption, Date: time.Now().UTC(), Machine: machineNote(),
+		Reference: spec.Reference, Notes: Notes[p.ID],
+	}
+	ours := map[[2]string]Stat{}
+	for _, d := range spec.Datasets {
+		for _, m := range spec.rowOrder() {
+			row := Row{Dataset: d, Method: m}
+			if s, ok := p.Cell(m, d); ok {
+				row.Paper = &s
+			}
+			if rc, ok := p.RelChange[m][d]; ok {
+				row.PaperRelChange = &rc
+			}
+			switch rec, err := readCell(RecordPath(dir, p.ID, d, m), p.ID, d, m); {
+			case !spec.runnable(m):
+				row.Status = StatusNotImplemented
+			case errors.Is(err, os.ErrNotExist):
+				row.Status = StatusNotRun
+			case err != nil:
+				row.Status, row.Error = StatusUnreadable, err.Error()
+			default:
+				s := Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}
+				row.Status, row.Ours, row.Runs, row.Quick = StatusOK, &s, rec.Runs, rec.Quick
+				ours[[2]string{d, m}] = s
+				rep.Quick = rep.Quick || rec.Quick
+				rep.CellCommands = appendNew(rep.CellCommands, rec.Command)
+				rep.GitRevisions = appendNew(rep.GitRevisions, rec.GitRevision)
+				if row.Paper != nil {
+					diff := s.Mean - row.Paper.Mean
+					row.Diff, row.Flagged = &diff, Flagged(s, *row.Paper)
+				}
+			}
+			rep.Rows = append(rep.Rows, row)
+		}
+	}
+	if spec.Reference != "" {
+		for i := range rep.Rows {
+			row := &rep.Rows[i]
+			ref, ok := ours[[2]string{row.Dataset, spec.Reference}]
+			if _, printed := p.RelChange[row.Method]; row.Ours == nil || !ok || !printed {
+				continue
+			}
+			rc := RelativeChange(row.Ours.Mean, ref.Mean)
+			row.RelChange = &rc
+		}
+	}
+	return rep, nil
+}
+
+// markFailed records that the cell (dataset, method) failed in this sweep.
+func (r *Report) markFailed(dataset, method string, err error) {
+	for i := range r.Rows {
+		if r.Rows[i].Dataset == dataset && r.Rows[i].Method == method {
+			r.Rows[i] = Row{Dataset: dataset, Method: method, Status: StatusFailed, Paper: r.Rows[i].Paper,
+				PaperRelChange: r.Rows[i].PaperRelChange, Error: err.Error()}
+		}
+	}
+}
+
+// Markdown renders the report: a header (command, date, machine, revisions, quick warning, notes)
+// and one table row per cell with ours, the paper's, the difference and a mark (⚠) for flagged cells.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Table %d: ours vs paper\n\n%s\n\n", r.Number, r.Caption)
+	if r.Command != "" {
+		fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
+	}
+	for _, c := range r.CellCommands {
+		if c != r.Command {
+			fmt.Fprintf(&b, "- Cells produced by: `%s`\n", c)
+		}
+	}
+	fmt.Fprintf(&b, "- Rendered: %s\n", r.Date.Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "- Machine: %s\n", r.Machine)
+	if len(r.GitRevisions) > 0 {
+		fmt.Fprintf(&b, "- Revisions: %s\n", strings.Join(r.GitRevisions, ", "))
+	}
+	if r.Quick {
+		b.WriteString("\n> **Cells marked (quick) are NOT the paper's protocol**: 1 run, few epochs; do not compare them with the paper.\n")
+	}
+	if len(r.Notes) > 0 {
+		b.WriteString("\nNotes:\n\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	b.WriteString("\nAccuracies in percent, mean ± std over runs. Δ = ours − paper in points; ⚠ marks |Δ| > max(2 × paper std, 1.0).\n\n")
+	refName := MethodNames[r.Reference]
+	if r.Reference != "" {
+		fmt.Fprintf(&b, "| Dataset | Method | Ours | Paper | Δ | | Δ vs %s (ours) | Δ vs %s (paper) |\n|---|---|---|---|---|---|---|---|\n", refName, refName)
+	} else {
+		b.WriteString("| Dataset | Method | Ours | Paper | Δ | |\n|---|---|---|---|---|---|\n")
+	}
+	ran, flagged := 0, 0
+	for _, row := range r.Rows {
+		ours := row.Status
+		if row.Ours != nil {
+			ran++
+			ours = fmt.Sprintf("%.2f ± %.2f (%d runs)", row.Ours.Mean, row.Ours.Std, row.Runs)
+			if row.Runs == 1 {
+				ours = fmt.Sprintf("%.2f (1 run)", row.Ours.Mean)
+			}
+			if row.Quick {
+				ours += " (quick)"
+			}
+		} else if row.Error != "" {
+			ours += ": " + strings.ReplaceAll(row.Error, "|", "\\|")
+		}
+		cols := []string{DatasetNames[row.Dataset], MethodNames[row.Method], ours, stat(row.Paper), signed(row.Diff, "%+.2f"), ""}
+		if row.Flagged {
+			flagged++
+			cols[5] = "⚠"
+		}
+		if r.Reference != "" {
+			cols = append(cols, signed(row.RelChange, "%+.2f%%"), signed(row.PaperRelChange, "%+.2f%%"))
+		}
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(cols, " | "))
+	}
+	fmt.Fprintf(&b, "\n%d of %d cells have results; %d flagged.\n", ran, len(r.Rows), flagged)
+	return b.String()
+}
+
+// stat formats a mean ± std, or "" for nil.
+func stat(s *Stat) string {
+	if s == nil {
+		return ""
+	}
+	return fmt.Sprintf("%.2f ± %.2f", s.Mean, s.Std)
+}
+
+// signed formats v with format, or "" for nil.
+func signed(v *float64, format string) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf(format, *v)
+}
+
+// appendNew appends s to list unless it is empty or already there.
+func appendNew(list []string, s string) []string {
+	if s == "" || slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// machineNote describes the machine rendering the report.
+func machineNote() string {
+	backend := "GOMLX_BACKEND=" + os.Getenv("GOMLX_BACKEND")
+	if os.Getenv("GOMLX_BACKEND") == "" {
+		backend = "GOMLX_BACKEND unset (the CLI then uses the pure-Go backend)"
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown host"
+	}
+	return fmt.Sprintf("%s, %s/%s, %d CPUs, %s, %s", host, runtime.GOOS, runtime.GOARCH,
+		runtime.NumCPU(), runtime.Version(), backend)
+}

@@ -1,0 +1,252 @@
+package tables
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/geomix-go/geomix/geomix"
+)
+
+// CellRunner trains one cell: method on dataset, runs independent runs, and returns their summary.
+// quick asks for a short, non-paper protocol (few epochs); its meaning is the runner's. A runner
+// must return exactly runs runs for the requested dataset and method.
+type CellRunner func(dataset, method string, runs int, quick bool) (*geomix.Result, error)
+
+// Options configure a sweep over a table's cells. The zero value runs every cell of the table with
+// the paper's number of runs into "results/".
+type Options struct {
+	// Datasets and Methods restrict the sweep (in the table's order whatever the order given); nil
+	// means every runnable column/row, and with Quick every column in QuickDatasets.
+	Datasets, Methods []string
+	// Runs per cell; 0 means DefaultRuns(dataset), or 1 with Quick.
+	Runs int
+	// Quick runs a short, non-paper protocol: 1 run (unless Runs says otherwise), few epochs (the
+	// runner decides), QuickDatasets only unless Datasets names others.
+	Quick bool
+	// OutDir is the results directory; "" means "results". Cells go to OutDir/<table>/, the report to
+	// OutDir/<table>.md.
+	OutDir string
+	// Force reruns cells that already have a matching record.
+	Force bool
+	// Command is the command line recorded in every cell and in the report's header.
+	Command string
+	// GitRevision is recorded in every cell; "" means GitRevision(".").
+	GitRevision string
+	// Progress receives one line per cell (cell i of n, dataset/method, elapsed, ETA); nil means
+	// os.Stderr.
+	Progress io.Writer
+}
+
+// CellError is a cell that failed in a sweep.
+type CellError struct {
+	Dataset, Method string
+	Err             error
+}
+
+// Sweep is what a call to Run did.
+type Sweep struct {
+	// Ran and Skipped count the cells run now and those already finished by an earlier sweep.
+	Ran, Skipped int
+	// Failed lists the cells whose runner returned an error (or panicked).
+	Failed []CellError
+	// Report is the comparison written to ReportPath.
+	Report *Report
+	// ReportPath is OutDir/<table>.md.
+	ReportPath string
+}
+
+// cell is one (dataset, method) to run with its number of runs.
+type cell struct {
+	dataset, method string
+	runs            int
+	path            string
+	skip            bool
+}
+
+// Run runs every selected cell of spec through runner, one after the other, writing each finished
+// cell atomically to OutDir/<table>/<dataset>-<method>.json. Cells with a record of the same runs
+// and quick setting are skipped unless Force, so an interrupted sweep resumes where it stopped. A
+// failing cell does not stop the sweep: the other cells still run, and Run returns an error naming
+// every failed cell after it rendered OutDir/<table>.md (also atomically) from all records on disk.
+func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
+	if runner == nil {
+		return nil, errors.New("tables: no CellRunner given")
+	}
+	datasets, methods, err := opts.selection(spec)
+	if err != nil {
+		return nil, err
+	}
+	if opts.OutDir == "" {
+		opts.OutDir = "results"
+	}
+	if opts.GitRevision == "" {
+		opts.GitRevision = GitRevision(".")
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = os.Stderr
+	}
+	table := spec.Paper.ID
+
+	cells, toRun := opts.plan(table, datasets, methods, progress)
+
+	sweep := &Sweep{}
+	start := time.Now()
+	for i, c := range cells {
+		prefix := fmt.Sprintf("%s cell %d of %d, %s/%s", table, i+1, len(cells), c.dataset, c.method)
+		if c.skip {
+			sweep.Skipped++
+			fmt.Fprintf(progress, "%s: finished earlier (%s), skipped\n", prefix, c.path)
+			continue
+		}
+		fmt.Fprintf(progress, "%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n",
+			prefix, c.runs, opts.Quick, roundDuration(time.Since(start)), eta(time.Since(start), sweep.Ran+len(sweep.Failed), toRun))
+		cellStart := time.Now()
+		rec, err := opts.runCell(runner, table, c)
+		if err != nil {
+			sweep.Failed = append(sweep.Failed, CellError{Dataset: c.dataset, Method: c.method, Err: err})
+			fmt.Fprintf(progress, "%s: FAILED after %s: %v\n", prefix, roundDuration(time.Since(cellStart)), err)
+			continue
+		}
+		sweep.Ran++
+		fmt.Fprintf(progress, "%s: %.2f ± %.2f in %s -> %s\n",
+			prefix, rec.TestAccMean, rec.TestAccStd, roundDuration(time.Since(cellStart)), c.path)
+	}
+
+	report, err := LoadReport(opts.OutDir, table)
+	if err != nil {
+		return sweep, err
+	}
+	report.Command = opts.Command
+	for _, f := range sweep.Failed {
+		report.markFailed(f.Dataset, f.Method, f.Err)
+	}
+	sweep.Report = report
+	sweep.ReportPath = ReportPath(opts.OutDir, table)
+	if err := writeFileAtomic(sweep.ReportPath, func(w io.Writer) error {
+		_, err := io.WriteString(w, report.Markdown())
+		return err
+	}); err != nil {
+		return sweep, err
+	}
+	if len(sweep.Failed) > 0 {
+		names := make([]string, len(sweep.Failed))
+		for i, f := range sweep.Failed {
+			names[i] = f.Dataset + "/" + f.Method
+		}
+		return sweep, fmt.Errorf("%d of %d cells of %s failed: %s", len(sweep.Failed), len(cells), table, strings.Join(names, ", "))
+	}
+	return sweep, nil
+}
+
+// plan lists the cells of datasets × methods in order, marking those a matching record already
+// covers (unless Force), and counts the cells left to run.
+func (o Options) plan(table string, datasets, methods []string, progress io.Writer) (cells []cell, toRun int) {
+	for _, d := range datasets {
+		runs := o.Runs
+		if runs == 0 {
+			runs = DefaultRuns(d)
+			if o.Quick {
+				runs = 1
+			}
+		}
+		for _, m := range methods {
+			c := cell{dataset: d, method: m, runs: runs, path: RecordPath(o.OutDir, table, d, m)}
+			if !o.Force {
+				if r, err := readCell(c.path, table, d, m); err == nil && r.Runs == runs && r.Quick == o.Quick {
+					c.skip = true
+				} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+					fmt.Fprintf(progress, "%s: unreadable record, the cell is rerun: %v\n", table, err)
+				}
+			}
+			if !c.skip {
+				toRun++
+			}
+			cells = append(cells, c)
+		}
+	}
+	return cells, toRun
+}
+
+// runCell runs one cell and stores its record atomically.
+func (o Options) runCell(runner CellRunner, table string, c cell) (*Record, error) {
+	start := time.Now()
+	res, err := callRunner(runner, c.dataset, c.method, c.runs, o.Quick)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := newRecord(table, c.dataset, c.method, c.runs, o.Quick, res)
+	if err != nil {
+		return nil, err
+	}
+	rec.Command, rec.GitRevision = o.Command, o.GitRevision
+	rec.WallSeconds = time.Since(start).Seconds()
+	rec.FinishedAt = time.Now().UTC()
+	return rec, writeRecord(c.path, rec)
+}
+
+// selection returns the data sets and methods to run, in the table's order, after checking that
+// every requested one is a runnable column/row of spec.
+func (o Options) selection(spec *Spec) (datasets, methods []string, err error) {
+	table := spec.Paper.ID
+	for _, d := range o.Datasets {
+		if !slices.Contains(spec.Datasets, d) {
+			return nil, nil, fmt.Errorf("tables: %s has no data set %q (columns: %s)", table, d, strings.Join(spec.Datasets, ","))
+		}
+	}
+	for _, m := range o.Methods {
+		if slices.Contains(spec.NotImplemented, m) {
+			return nil, nil, fmt.Errorf("tables: %s row %q is not implemented yet (runnable: %s)", table, m, strings.Join(spec.Methods, ","))
+		}
+		if !spec.runnable(m) {
+			return nil, nil, fmt.Errorf("tables: %s has no row %q (runnable: %s)", table, m, strings.Join(spec.Methods, ","))
+		}
+	}
+	if o.Runs < 0 {
+		return nil, nil, fmt.Errorf("tables: runs must be >= 1 (0 for the default), got %d", o.Runs)
+	}
+	for _, d := range spec.Datasets {
+		switch {
+		case len(o.Datasets) > 0 && slices.Contains(o.Datasets, d),
+			len(o.Datasets) == 0 && (!o.Quick || slices.Contains(QuickDatasets, d)):
+			datasets = append(datasets, d)
+		}
+	}
+	for _, m := range spec.Methods {
+		if len(o.Methods) == 0 || slices.Contains(o.Methods, m) {
+			methods = append(methods, m)
+		}
+	}
+	return datasets, methods, nil
+}
+
+// callRunner calls runner, turning a panic (e.g. a GoMLX shape error) into an error for this cell.
+func callRunner(runner CellRunner, dataset, method string, runs int, quick bool) (res *geomix.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("runner panicked: %v", p)
+		}
+	}()
+	return runner(dataset, method, runs, quick)
+}
+
+// eta estimates the remaining time from the mean duration of the done cells among total to run.
+func eta(elapsed time.Duration, done, total int) string {
+	if done == 0 {
+		return "unknown"
+	}
+	return roundDuration(elapsed / time.Duration(done) * time.Duration(total-done)).String()
+}
+
+// roundDuration rounds d for display.
+func roundDuration(d time.Duration) time.Duration {
+	if d < time.Minute {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
+}

@@ -1,0 +1,398 @@
+package tables
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/geomix-go/geomix/geomix"
+)
+
+// fakeRunner returns results whose every run has accuracy means[dataset/method] (default 50) and
+// counts its calls per cell.
+type fakeRunner struct {
+	means map[string]float64
+	calls map[string]int
+	fail  map[string]bool // cells that return an error
+}
+
+func newFake(means map[string]float64) *fakeRunner {
+	return &fakeRunner{means: means, calls: map[string]int{}, fail: map[string]bool{}}
+}
+
+func (f *fakeRunner) total() int {
+	n := 0
+	for _, c := range f.calls {
+		n += c
+	}
+	return n
+}
+
+func (f *fakeRunner) run(dataset, method string, runs int, quick bool) (*geomix.Result, error) {
+	key := dataset + "/" + method
+	f.calls[key]++
+	if f.fail[key] {
+		return nil, fmt.Errorf("fake failure of %s", key)
+	}
+	mean, ok := f.means[key]
+	if !ok {
+		mean = 50
+	}
+	res := &geomix.Result{Dataset: dataset, Method: method, Backbone: "gcn", Runs: runs, TestAccMean: mean,
+		ValAccMean: mean + 1, EpochMsMedian: 2, SecondsTotal: 0.5,
+		Params: map[string]any{geomix.ParamSeed: 123, geomix.ParamLR: 0.01}}
+	for i := range runs {
+		res.PerRun = append(res.PerRun, geomix.RunResult{Run: i, TestAcc: mean, ValAcc: mean + 1})
+	}
+	return res, nil
+}
+
+func table5(t *testing.T) *Spec {
+	t.Helper()
+	s, err := SpecFor("table5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func testOptions(dir string) Options {
+	return Options{OutDir: dir, Command: "go run ./reproduce table5", GitRevision: "abc1234", Progress: io.Discard}
+}
+
+// TestRunWritesEveryCell runs Table 5 with a fake runner and checks the stored record's keys and
+// values, the number of runs per data set, and the report.
+func TestRunWritesEveryCell(t *testing.T) {
+	dir := t.TempDir()
+	fake := newFake(map[string]float64{"cora/geomix1": 80, "cora/randommix": 78, "cora/gcn": 81.6, "citeseer/gcn": 60})
+	var progress strings.Builder
+	o := testOptions(dir)
+	o.Progress = &progress
+	sweep, err := Run(table5(t), fake.run, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"table5 cell 1 of 12, cora/gcn: running 5 run(s), quick=false; elapsed 0s, ETA unknown",
+		"table5 cell 12 of 12, squirrel/nolocality: running 10 run(s)", "ETA ", "table5 cell 2 of 12, cora/geomix1: 80.00 ± 0.00 in "} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, progress.String())
+		}
+	}
+	if sweep.Ran != 12 || sweep.Skipped != 0 || fake.total() != 12 {
+		t.Fatalf("ran %d, skipped %d, runner calls %d; want 12, 0, 12", sweep.Ran, sweep.Skipped, fake.total())
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "table5", "squirrel-nolocality.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"dataset", "method", "backbone", "runs", "test_acc_mean", "test_acc_std", "val_acc_mean",
+		"epoch_ms_median", "seconds_total", "per_run", "params", "command", "seed", "git_revision", "test_accs",
+		"wall_seconds", "quick", "table", "finished_at"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("record lacks key %q", k)
+		}
+	}
+	if raw["runs"] != 10.0 || raw["seed"] != 123.0 || raw["quick"] != false || raw["git_revision"] != "abc1234" ||
+		raw["command"] != "go run ./reproduce table5" || len(raw["test_accs"].([]any)) != 10 {
+		t.Errorf("squirrel record: runs %v seed %v quick %v rev %v command %v test_accs %v", raw["runs"], raw["seed"],
+			raw["quick"], raw["git_revision"], raw["command"], raw["test_accs"])
+	}
+	if r, err := ReadRecord(RecordPath(dir, "table5", "cora", "gcn")); err != nil || r.Runs != 5 {
+		t.Errorf("cora/gcn record: %v, err %v; want 5 runs", r, err)
+	}
+
+	rows := map[string]Row{}
+	for _, r := range sweep.Report.Rows {
+		rows[r.Dataset+"/"+r.Method] = r
+	}
+	// Hand-computed: (78 − 80) / 80 = −2.5 %; 81.6 − 81.6 = 0; 60 − 71.6 = −11.6 > max(0.6, 1) → flagged.
+	if r := rows["cora/randommix"]; r.RelChange == nil || *r.RelChange != -2.5 || *r.PaperRelChange != -2.38 {
+		t.Errorf("cora/randommix Δ vs GeoMix-I = %v (paper %v), want -2.5 (-2.38)", r.RelChange, r.PaperRelChange)
+	}
+	if r := rows["cora/gcn"]; r.RelChange != nil {
+		t.Errorf("cora/gcn has a Δ vs GeoMix-I (%v) where the paper prints none", *r.RelChange)
+	}
+	if r := rows["cora/gcn"]; r.Diff == nil || *r.Diff != 0 || r.Flagged {
+		t.Errorf("cora/gcn diff %v flagged %v, want 0, false", r.Diff, r.Flagged)
+	}
+	if r := rows["citeseer/gcn"]; r.Diff == nil || math.Abs(*r.Diff+11.6) > 1e-9 || !r.Flagged {
+		t.Errorf("citeseer/gcn diff %v flagged %v, want -11.6, true", *r.Diff, r.Flagged)
+	}
+	md, err := os.ReadFile(ReportPath(dir, "table5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| Cora | Random Mix | 78.00 ± 0.00 (5 runs) | 82.10 ± 0.50 | -4.10 | ⚠ | -2.50% | -2.38% |",
+		"| CiteSeer | GCN | 60.00 ± 0.00 (5 runs) | 71.60 ± 0.30 | -11.60 | ⚠ |",
+		"- Command: `go run ./reproduce table5`",
+		"12 of 12 cells have results",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(string(md), "NOT the paper's protocol") {
+		t.Error("a report without quick cells warns about quick cells")
+	}
+}
+
+// TestRunResumes interrupts a sweep (one failing cell) and checks the rerun calls only that cell,
+// a third run calls nothing, and Force or other runs/quick settings rerun.
+func TestRunResumes(t *testing.T) {
+	dir := t.TempDir()
+	fake := newFake(nil)
+	fake.fail["citeseer/randommix"] = true
+	sweep, err := Run(table5(t), fake.run, testOptions(dir))
+	if err == nil || !strings.Contains(err.Error(), "1 of 12 cells of table5 failed: citeseer/randommix") {
+		t.Fatalf("err = %v, want the failed cell named", err)
+	}
+	if fake.total() != 12 || sweep.Ran != 11 || len(sweep.Failed) != 1 {
+		t.Fatalf("calls %d, ran %d, failed %d: a failing cell must not stop the others", fake.total(), sweep.Ran, len(sweep.Failed))
+	}
+	for _, r := range sweep.Report.Rows {
+		if r.Dataset+"/"+r.Method == "citeseer/randommix" && (r.Status != StatusFailed || !strings.Contains(r.Error, "fake failure")) {
+			t.Errorf("failed cell row: %+v", r)
+		}
+	}
+	if _, err := os.Stat(RecordPath(dir, "table5", "citeseer", "randommix")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a failed cell left a record: %v", err)
+	}
+
+	resumed := newFake(nil)
+	var progress strings.Builder
+	o := testOptions(dir)
+	o.Progress = &progress
+	sweep, err = Run(table5(t), resumed.run, o)
+	if want := "table5 cell 1 of 12, cora/gcn: finished earlier"; !strings.Contains(progress.String(), want) {
+		t.Errorf("progress lacks %q:\n%s", want, progress.String())
+	}
+	if err != nil || resumed.total() != 1 || resumed.calls["citeseer/randommix"] != 1 || sweep.Skipped != 11 {
+		t.Fatalf("resume: err %v, calls %v, skipped %d; want only citeseer/randommix", err, resumed.calls, sweep.Skipped)
+	}
+	again := newFake(nil)
+	if _, err := Run(table5(t), again.run, testOptions(dir)); err != nil || again.total() != 0 {
+		t.Fatalf("finished sweep: err %v, calls %d; want 0", err, again.total())
+	}
+
+	for name, mod := range map[string]func(*Options){
+		"force": func(o *Options) { o.Force = true },
+		"runs":  func(o *Options) { o.Runs = 2 },
+		"quick": func(o *Options) { o.Quick, o.Datasets = true, []string{"cora", "citeseer", "squirrel"} },
+	} {
+		f := newFake(nil)
+		o := testOptions(dir)
+		o.Methods = []string{"gcn"}
+		mod(&o)
+		if _, err := Run(table5(t), f.run, o); err != nil || f.total() != 3 {
+			t.Errorf("%s: err %v, calls %v; want all 3 gcn cells rerun", name, err, f.calls)
+		}
+	}
+}
+
+// TestWriteAtomicInterrupted checks that a write failing half-way leaves neither a half file nor a
+// temporary file, and keeps the previous complete file.
+func TestWriteAtomicInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "table5", "cora-gcn.json")
+	half := func(w io.Writer) error {
+		if _, err := io.WriteString(w, `{"dataset": "co`); err != nil {
+			return err
+		}
+		return errors.New("interrupted")
+	}
+	if err := writeFileAtomic(path, half); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("err = %v, want the write error", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 0 {
+		t.Fatalf("an interrupted write left %v", entries)
+	}
+	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "complete"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(path, half); err == nil {
+		t.Fatal("interrupted rewrite returned no error")
+	}
+	if got, _ := os.ReadFile(path); string(got) != "complete" {
+		t.Errorf("interrupted rewrite changed the file to %q", got)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("interrupted rewrite left %v", entries)
+	}
+}
+
+// TestRunRerunsDamagedRecord plants a truncated record (as a non-atomic writer killed mid-way would
+// leave) and a stray temporary file: the cell is rerun and the report is complete.
+func TestRunRerunsDamagedRecord(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(dir)
+	o.Datasets, o.Methods = []string{"cora"}, []string{"gcn"}
+	if err := os.MkdirAll(filepath.Join(dir, "table5"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{"cora-gcn.json": `{"dataset": "cora", "runs": 5, "test_ac`, ".cora-gcn.json.tmp42": `{"da`} {
+		if err := os.WriteFile(filepath.Join(dir, "table5", name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rep, err := LoadReport(dir, "table5"); err != nil || rep.Rows[0].Status != StatusUnreadable {
+		t.Fatalf("damaged record: err %v, row %+v; want status %q", err, rep.Rows[0], StatusUnreadable)
+	}
+	f := newFake(map[string]float64{"cora/gcn": 81})
+	sweep, err := Run(table5(t), f.run, o)
+	if err != nil || f.total() != 1 {
+		t.Fatalf("err %v, calls %d; want the damaged cell rerun", err, f.total())
+	}
+	if r := sweep.Report.Rows[0]; r.Status != StatusOK || r.Ours.Mean != 81 {
+		t.Errorf("row after rerun: %+v", r)
+	}
+}
+
+// TestRunCellErrors checks that a panicking runner and inconsistent results fail only their cell.
+func TestRunCellErrors(t *testing.T) {
+	runner := func(dataset, method string, runs int, quick bool) (*geomix.Result, error) {
+		switch method {
+		case "gcn":
+			panic("shape mismatch [2708, 16] vs [16]")
+		case "geomix1":
+			return &geomix.Result{Dataset: "pubmed", Method: method, Runs: runs}, nil
+		case "randommix":
+			return &geomix.Result{Dataset: dataset, Method: method, Runs: runs - 1}, nil
+		}
+		return newFake(nil).run(dataset, method, runs, quick)
+	}
+	o := testOptions(t.TempDir())
+	o.Datasets = []string{"cora"}
+	sweep, err := Run(table5(t), runner, o)
+	if err == nil || sweep.Ran != 1 || len(sweep.Failed) != 3 {
+		t.Fatalf("err %v, ran %d, failed %v; want 1 ran, 3 failed", err, sweep.Ran, sweep.Failed)
+	}
+	for i, want := range []string{"runner panicked: shape mismatch", `dataset "pubmed", want "cora"`, "returned 4 runs, want 5"} {
+		if !strings.Contains(sweep.Failed[i].Err.Error(), want) {
+			t.Errorf("failure %d = %v, want it to contain %q", i, sweep.Failed[i].Err, want)
+		}
+	}
+}
+
+// TestSelection checks the default, quick and explicit cell selections and the errors for cells a
+// table cannot run.
+func TestSelection(t *testing.T) {
+	t2, _ := SpecFor("table2")
+	ds, ms, err := Options{Quick: true}.selection(t2)
+	if err != nil || strings.Join(ds, ",") != "cora,citeseer,chameleon" || strings.Join(ms, ",") != "gcn,gat,sgc,appnp,geomix1,geomix2,geomix3" {
+		t.Errorf("quick selection = %v %v %v", ds, ms, err)
+	}
+	ds, ms, err = Options{Datasets: []string{"physics", "cora"}, Methods: []string{"geomix2"}}.selection(t2)
+	if err != nil || strings.Join(ds, ",") != "cora,physics" || strings.Join(ms, ",") != "geomix2" {
+		t.Errorf("explicit selection = %v %v %v", ds, ms, err)
+	}
+	for _, o := range []Options{{Methods: []string{"graphmix"}}, {Datasets: []string{"twitch-fr"}}, {Methods: []string{"bogus"}}, {Runs: -1}} {
+		if _, _, err := o.selection(t2); err == nil {
+			t.Errorf("selection %+v returned no error", o)
+		}
+	}
+	if _, _, err := (Options{Methods: []string{"graphmix"}}).selection(t2); !strings.Contains(err.Error(), "not implemented yet") {
+		t.Errorf("graphmix error = %v", err)
+	}
+	if _, err := SpecFor("table3"); err == nil {
+		t.Error("SpecFor(table3) returned no error")
+	}
+	if DefaultRuns("chameleon") != 10 || DefaultRuns("pubmed") != 5 {
+		t.Error("DefaultRuns: want 10 for chameleon, 5 for pubmed")
+	}
+}
+
+// TestLoadReportStatuses checks rows of a table without results: every runnable cell is "not run",
+// the rows the toolkit lacks are "not implemented yet", and the paper's numbers are there.
+func TestLoadReportStatuses(t *testing.T) {
+	rep, err := LoadReport(t.TempDir(), "table2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 7*11 {
+		t.Fatalf("%d rows, want 77", len(rep.Rows))
+	}
+	counts := map[string]int{}
+	for _, r := range rep.Rows {
+		counts[r.Status]++
+		if r.Paper == nil {
+			t.Errorf("row %s/%s lacks the paper's cell", r.Dataset, r.Method)
+		}
+	}
+	if counts[StatusNotRun] != 7*7 || counts[StatusNotImplemented] != 7*4 {
+		t.Errorf("statuses %v, want 49 not run, 28 not implemented yet", counts)
+	}
+	md := rep.Markdown()
+	if !strings.Contains(md, "| PubMed | GraphMix | not implemented yet | 79.38 ± 0.39 |  |  |") {
+		t.Errorf("report lacks the not-implemented GraphMix row:\n%s", md)
+	}
+	rep, err = LoadReport(t.TempDir(), "table4")
+	if err != nil || len(rep.Rows) != 6*10 || rep.Rows[0].Status != StatusNotImplemented || rep.Rows[0].Paper.Mean != 66.6 {
+		t.Errorf("table4 report: err %v, rows %d, first %+v; want 60 paper-only rows", err, len(rep.Rows), rep.Rows[0])
+	}
+	if _, err := LoadReport(t.TempDir(), "table1"); err == nil {
+		t.Error("LoadReport(table1) returned no error")
+	}
+}
+
+// TestQuickLabelled checks that quick cells are marked in the records and the report.
+func TestQuickLabelled(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(dir)
+	o.Quick, o.Methods = true, []string{"gcn"}
+	f := newFake(nil)
+	sweep, err := Run(table5(t), f.run, o)
+	if err != nil || f.total() != 2 || f.calls["squirrel/gcn"] != 0 {
+		t.Fatalf("err %v, calls %v; want cora and citeseer only", err, f.calls)
+	}
+	r, err := ReadRecord(RecordPath(dir, "table5", "citeseer", "gcn"))
+	if err != nil || !r.Quick || r.Runs != 1 {
+		t.Fatalf("quick record: %+v, %v; want quick, 1 run", r, err)
+	}
+	md := sweep.Report.Markdown()
+	if !sweep.Report.Quick || !strings.Contains(md, "NOT the paper's protocol") || !strings.Contains(md, "| CiteSeer | GCN | 50.00 (1 run) (quick) | 71.60 ± 0.30 | -21.60 | ⚠ |") {
+		t.Errorf("quick report not labelled:\n%s", md)
+	}
+}
+
+// TestGitRevision checks "unknown" outside a repository and the short-hash form inside this one.
+func TestGitRevision(t *testing.T) {
+	if got := GitRevision(t.TempDir()); got != "unknown" {
+		t.Errorf("GitRevision(temp dir) = %q, want unknown", got)
+	}
+	got := GitRevision(".")
+	if got == "unknown" {
+		t.Skip("git or the repository is not available")
+	}
+	hash := strings.TrimSuffix(got, "-dirty")
+	if len(hash) < 7 || strings.Trim(hash, "0123456789abcdef") != "" {
+		t.Errorf("GitRevision(.) = %q, want a short hash with optional -dirty", got)
+	}
+}
+
+// TestFlagged checks the threshold max(2 × paper std, 1.0 point) on hand-computed cases.
+func TestFlagged(t *testing.T) {
+	for _, c := range []struct {
+		ours, paper Stat
+		want        bool
+	}{
+		{Stat{83.00, 0.3}, Stat{81.63, 0.45}, true},  // |1.37| > max(0.90, 1)
+		{Stat{82.50, 0.3}, Stat{81.63, 0.45}, false}, // |0.87| < 1
+		{Stat{47.00, 1.0}, Stat{41.32, 3.22}, false}, // |5.68| < 6.44
+		{Stat{34.80, 1.0}, Stat{41.32, 3.22}, true},  // |6.52| > 6.44
+	} {
+		if got := Flagged(c.ours, c.paper); got != c.want {
+			t.Errorf("Flagged(%v, %v) = %v, want %v", c.ours, c.paper, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# notebooks.sh executes every notebooks/*.ipynb headless with the GoNB kernel and writes the executed
+# notebooks and standalone HTML exports to build/notebooks/. It exits non-zero on any cell error.
+#
+# From a fresh Debian 12 machine with Go and npm it:
+#   1. builds gonb + goimports (go.mod `tool` directives) and gopls (tools/gopls) into build/bin/;
+#   2. installs Debian's Jupyter packages when missing (as root; otherwise it says what to install,
+#      or to use environment.yml and point JUPYTER at that environment's jupyter);
+#   3. installs echarts@5.4.3 with npm into <user cache>/geomix/echarts-5.4.3 (viz inlines it);
+#   4. registers the GoNB kernel in a private JUPYTER_DATA_DIR (build/jupyter);
+#   5. runs `jupyter nbconvert --execute` on each notebook, with GEOMIX_HEADLESS=1.
+#
+# Environment:
+#   GEOMIX_QUICK=1        notebooks shrink their work (fewer epochs) for CI.
+#   GEOMIX_DATA           data root (CI: ../shared/data); notebooks fall back to synthetic data without it.
+#   GEOMIX_ECHARTS        an echarts.min.js (5.4.3) to inline instead of the npm-installed one.
+#   GEOMIX_NB_TIMEOUT     per-cell timeout in seconds (default 1800).
+#   JUPYTER               jupyter executable (default /usr/bin/jupyter: Debian's, whatever python3 is on PATH).
+#   NOTEBOOKS             space-separated notebook paths to run instead of all of notebooks/*.ipynb.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$root/build
+bin=$build/bin
+out=$build/notebooks
+jupyter=${JUPYTER:-/usr/bin/jupyter}
+timeout=${GEOMIX_NB_TIMEOUT:-1800}
+echarts_version=5.4.3
+echarts_dir=${XDG_CACHE_HOME:-$HOME/.cache}/geomix/echarts-$echarts_version
+echarts_js=$echarts_dir/node_modules/echarts/dist/echarts.min.js
+
+step() { echo "== notebooks.sh: $*" >&2; }
+die() { echo "notebooks.sh: $*" >&2; exit 1; }
+
+step "building gonb, goimports and gopls into $bin"
+mkdir -p "$bin" "$out"
+(cd "$root" && go build -o "$bin/" tool)
+(cd "$root/tools/gopls" && go build -o "$bin/" tool)
+export PATH=$bin:$PATH
+
+if ! "$jupyter" nbconvert --version >/dev/null 2>&1 || ! "$jupyter" kernelspec --version >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ] && [ "$jupyter" = /usr/bin/jupyter ]; then
+		step "installing Debian's Jupyter packages (about 90 s)"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel >/dev/null
+	else
+		die "$jupyter with nbconvert is missing. As root: apt-get install -y jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel; elsewhere: conda env create -f environment.yml && conda activate geomix, then run with JUPYTER=\$(command -v jupyter)"
+	fi
+fi
+
+if [ -n "${GEOMIX_ECHARTS:-}" ]; then
+	[ -f "$GEOMIX_ECHARTS" ] || die "GEOMIX_ECHARTS=$GEOMIX_ECHARTS is not a file"
+	echarts_js=$GEOMIX_ECHARTS
+elif [ ! -f "$echarts_js" ]; then
+	command -v npm >/dev/null || die "npm is missing (apt-get install -y npm, or the nodejs of environment.yml); it fetches echarts@$echarts_version"
+	step "installing echarts@$echarts_version into $echarts_dir"
+	mkdir -p "$echarts_dir"
+	npm install --prefix "$echarts_dir" --no-audit --no-fund --silent "echarts@$echarts_version"
+fi
+export GEOMIX_ECHARTS=$echarts_js
+
+export JUPYTER_DATA_DIR=$build/jupyter
+step "registering the GoNB kernel in $JUPYTER_DATA_DIR"
+gonb --install --raw_error >/dev/null
+
+export GEOMIX_HEADLESS=1
+if [ -n "${NOTEBOOKS:-}" ]; then
+	read -r -a notebooks <<<"$NOTEBOOKS"
+else
+	notebooks=("$root"/notebooks/*.ipynb)
+fi
+[ -e "${notebooks[0]}" ] || die "no notebooks found in $root/notebooks"
+for nb in "${notebooks[@]}"; do
+	name=$(basename "$nb" .ipynb)
+	step "executing $nb (quick=${GEOMIX_QUICK:-0})"
+	start=$(date +%s)
+	"$jupyter" nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=gonb \
+		--ExecutePreprocessor.timeout="$timeout" --output-dir "$out" --output "$name.ipynb" "$nb"
+	"$jupyter" nbconvert --to html --output-dir "$out" --output "$name.html" "$out/$name.ipynb"
+	step "$name done in $(($(date +%s) - start)) s: $out/$name.ipynb, $out/$name.html"
+done

@@ -1,0 +1,191 @@
+// Package viz draws the GeoMix charts (bars with error bars, lines with bands, class-coloured
+// scatters and heatmaps) with go-echarts v2.6.7, from plain numbers: it knows nothing of training.
+//
+// Build a Chart from a Bars, Lines, Scatter or Heatmap value, then Save it as a standalone HTML file
+// or Display it in a GoNB notebook. ECharts 5.4.3 is inlined from a local copy (see EnvECharts and
+// CachedEChartsPath), so pages work offline; without one they load it from a CDN and say so on the
+// page. Animation is off and element ids are stable, so the same input renders the same page.
+package viz
+
+import (
+	"fmt"
+	"hash/fnv"
+	"html"
+	"html/template"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/render"
+	"github.com/janpfeifer/gonb/gonbui"
+)
+
+// Palette holds the series colours, in order (ECharts' default palette).
+var Palette = []string{"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452", "#9a60b4", "#ea7ccc"}
+
+// Chart is one chart ready to be saved or displayed. Build it with Bars.Chart, Lines.Chart,
+// Scatter.Chart or Heatmap.Chart.
+type Chart struct {
+	id, title string
+	r         echartsChart
+}
+
+// echartsChart is what viz uses of a go-echarts chart.
+type echartsChart interface {
+	RenderSnippet() render.ChartSnippet
+	JSONNotEscaped() template.HTML
+}
+
+var validID = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+
+// chartID returns id if set (it must be a JavaScript identifier: it names a DOM element and a
+// variable), or a stable id derived from the chart's whole input.
+func chartID(id string, input any) (string, error) {
+	if id != "" {
+		if !validID.MatchString(id) {
+			return "", fmt.Errorf("viz: chart ID %q must match %s", id, validID)
+		}
+		return id, nil
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%#v", input)
+	return fmt.Sprintf("geomix_%016x", h.Sum64()), nil
+}
+
+// globalOptions are the options every chart shares: stable id, no animation, title and tooltip.
+func globalOptions(id, title, subtitle string) []charts.GlobalOpts {
+	return []charts.GlobalOpts{
+		charts.WithInitializationOpts(opts.Initialization{ChartID: id, PageTitle: title, Width: "900px", Height: "500px"}),
+		charts.WithAnimation(false),
+		charts.WithTitleOpts(opts.Title{Title: title, Subtitle: subtitle}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Top: "80", Bottom: "60", Left: "70", Right: "40"}),
+	}
+}
+
+// checkFinite returns an error naming what and i when v is infinite (NaN means missing and is allowed
+// where the caller says so).
+func checkFinite(what string, values []float64, allowNaN bool) error {
+	for i, v := range values {
+		if math.IsInf(v, 0) || (!allowNaN && math.IsNaN(v)) {
+			return fmt.Errorf("viz: %s[%d] = %v, want a finite number", what, i, v)
+		}
+	}
+	return nil
+}
+
+// ID is the chart's DOM element id.
+func (c *Chart) ID() string { return c.id }
+
+// Option returns the chart's ECharts option as a JavaScript object literal: JSON, except for
+// JavaScript functions (e.g. the error bars' renderItem).
+func (c *Chart) Option() string {
+	c.r.RenderSnippet() // runs the chart's one-time validation, which places the x-axis data
+	return strings.TrimSpace(funcMarkers.ReplaceAllString(string(c.r.JSONNotEscaped()), ""))
+}
+
+// funcMarkers are go-echarts' markers (with the JSON string quotes) around JavaScript functions in
+// the option JSON, which its page templates strip.
+var funcMarkers = regexp.MustCompile(`"?__f__"?`)
+
+// body returns the chart's <div> and the script that draws it. The script runs in its own function
+// scope, so re-running a notebook cell on the same page does not redeclare its variables.
+func (c *Chart) body() string {
+	s := c.r.RenderSnippet()
+	js := s.Script
+	if start, end := strings.Index(js, ">"), strings.LastIndex(js, "</script>"); start >= 0 && end > start {
+		js = js[start+1 : end]
+	}
+	return s.Element + "\n<script>(function () {\n" + js + "\n})();</script>\n"
+}
+
+// HTML returns a standalone page holding the chart, with ECharts inlined (or loaded from the CDN
+// with a visible notice, when there is no local copy).
+func (c *Chart) HTML() ([]byte, error) {
+	script, notice, err := scriptTags()
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>")
+	b.WriteString(html.EscapeString(c.title))
+	b.WriteString("</title>\n")
+	b.WriteString(script)
+	b.WriteString("\n<style>.container{margin-top:20px;display:flex;justify-content:center;align-items:center}.item{margin:auto}</style>\n</head>\n<body>\n")
+	b.WriteString(notice)
+	b.WriteString(c.body())
+	b.WriteString("</body>\n</html>\n")
+	return []byte(b.String()), nil
+}
+
+// Save writes the standalone page (see HTML) to path atomically: a temporary file in the same
+// folder, renamed over path.
+func (c *Chart) Save(path string) error {
+	page, err := c.HTML()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("viz: saving chart %q: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(page); err != nil {
+		tmp.Close()
+		return fmt.Errorf("viz: writing %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("viz: chmod %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("viz: closing %s: %w", tmp.Name(), err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("viz: renaming %s to %s: %w", tmp.Name(), path, err)
+	}
+	return nil
+}
+
+// Display shows the chart as the output of the current GoNB notebook cell, with ECharts inlined
+// (every displayed chart carries its own copy, about 1 MB, so the exported notebook stands alone).
+// It returns once the kernel has received the output. Outside a GoNB kernel it returns an error:
+// use Save there.
+func (c *Chart) Display() error { return c.display("") }
+
+// Update is Display into the cell output block named displayID (any string, e.g. from
+// gonbui.UniqueID): the first call creates the block, later calls replace its content. It redraws a
+// chart in place from an interactive widget.
+func (c *Chart) Update(displayID string) error {
+	if displayID == "" {
+		return fmt.Errorf("viz: Update of chart %q needs a display id", c.title)
+	}
+	return c.display(displayID)
+}
+
+func (c *Chart) display(displayID string) error {
+	if !gonbui.IsNotebook {
+		return fmt.Errorf("viz: displaying chart %q works only inside a GoNB notebook kernel; use Save", c.title)
+	}
+	script, notice, err := scriptTags()
+	if err != nil {
+		return err
+	}
+	output := "<div>" + notice + script + c.body() + "</div>"
+	if displayID == "" {
+		gonbui.DisplayHTML(output)
+	} else {
+		gonbui.UpdateHTML(displayID, output)
+	}
+	// Wait until the kernel has taken the (large) output: a cell program that exits right after
+	// displaying can otherwise lose it.
+	gonbui.Sync()
+	if err := gonbui.Error(); err != nil {
+		return fmt.Errorf("viz: displaying chart %q: %w", c.title, err)
+	}
+	return nil
+}
