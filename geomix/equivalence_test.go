@@ -61,7 +61,7 @@ func TestMixThenProjectEqualsProjectThenMix(t *testing.T) {
 		"GeoMix-I":   func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return MixI(a, h, 0.3, hops) },
 		"GeoMix-II":  func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return MixII(a, h, 0.3, hops) },
 		"NoLocality": func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return NoLocality(a, h, hops) },
-		"RandomMix":  func(_ *AdjacencyNodes, h, p *Node, _ QueryKeyFn) *Node { return RandomMix(h, p, 0.3, hops) },
+		"RandomMix":  func(a *AdjacencyNodes, h, p *Node, _ QueryKeyFn) *Node { return RandomMix(a, h, p, 0.3, hops) },
 		"GeoMix-III": func(a *AdjacencyNodes, h, _ *Node, qk QueryKeyFn) *Node {
 			return MixIII(a, h, qk, MixIIIConfig{Hops: hops, ResWeight: 0.2, GraphWeight: 0.6})
 		},

@@ -18,7 +18,7 @@ var (
 
 // testBackend is the pure-Go backend, shared by all tests.
 func testBackend(tb testing.TB) backends.Backend {
-	backendOnce.Do(func() { backendVal, backendErr = simplego.New("") })
+	backendOnce.Do(func() { backendVal, backendErr = simplego.New(SimpleGoConfig) })
 	if backendErr != nil {
 		tb.Fatalf("creating the simplego backend: %v", backendErr)
 	}

@@ -25,7 +25,7 @@ func MixI(adj *AdjacencyNodes, x *Node, alpha float64, hops int) *Node {
 	return x
 }
 
-// NoLocality is the ablation "w/o Locality" (paper Table 6): GeoMix-I with α = 0, i.e. Â^hops x.
+// NoLocality is the ablation "w/o Locality" (paper Table 5): GeoMix-I with α = 0, i.e. Â^hops x.
 func NoLocality(adj *AdjacencyNodes, x *Node, hops int) *Node {
 	return MixI(adj, x, 0, hops)
 }
@@ -40,16 +40,29 @@ func MixII(adj *AdjacencyNodes, x *Node, alpha float64, hops int) *Node {
 	return h
 }
 
-// RandomMix is the ablation "Random Mix" (paper Table 6): GeoMix-I with the graph replaced by a random
-// pairing. Hops times, h ← α h + (1−α) h[perm], where perm is an [N, 1] integer permutation of the
-// nodes (drawn anew by the trainer at every epoch). x is [N, D]. The paper does not say how nodes are
-// paired; this is our reading of "randomly pair nodes while keeping all other aspects the same".
-func RandomMix(x, perm *Node, alpha float64, hops int) *Node {
-	if perm.Rank() != 2 || perm.Shape().Dim(0) != x.Shape().Dim(0) || perm.Shape().Dim(1) != 1 {
+// RandomMix is the ablation "Random Mix" (paper Table 5: "we randomly pair nodes to perform Mixup
+// while keeping all other aspects of the training pipeline consistent"): GeoMix-I run on a randomly
+// relabelled copy of the graph. With perm [N, 1] a permutation π of the nodes (drawn anew by the
+// trainer at every epoch), node v's neighbours are the nodes u with π(u) ∈ N(π(v)), weighted by
+// Â[π(v), π(u)]: the same degrees, normalisation, self-loops, α and hops as GeoMix-I, but random
+// partners instead of the graph's. Hops times, h ← α h + (1−α) Â_π h. x is [N, D].
+//
+// The paper does not say how nodes are paired. Pairing each node with a single random partner
+// (h ← α h + (1−α) h[π]) would, with GeoMix-I's α = 0.1 and K = 3, leave 0.1% of a node's own
+// feature and train on noise (Cora: 15% test accuracy against the paper's 82.1%); relabelling the
+// graph keeps every other aspect of GeoMix-I, as the paper states.
+func RandomMix(adj *AdjacencyNodes, x, perm *Node, alpha float64, hops int) *Node {
+	n := x.Shape().Dim(0)
+	if perm.Rank() != 2 || perm.Shape().Dim(0) != n || perm.Shape().Dim(1) != 1 {
 		panic(fmt.Sprintf("RandomMix: want x [N, D] and perm [N, 1], got x %s, perm %s", x.Shape(), perm.Shape()))
 	}
+	g := x.Graph()
+	// inverse[π(v)] = v.
+	iota := Iota(g, shapes.Make(perm.DType(), n), 0)
+	inverse := InsertAxes(ScatterSum(ZerosLike(iota), perm, iota, false, true), -1)
 	for range hops {
-		x = Add(MulScalar(x, alpha), MulScalar(Gather(x, perm), 1-alpha))
+		relabelled := Gather(Propagate(adj, Gather(x, inverse)), perm)
+		x = Add(MulScalar(x, alpha), MulScalar(relabelled, 1-alpha))
 	}
 	return x
 }

@@ -62,11 +62,24 @@ func TestMixLabelsByHand(t *testing.T) {
 	assertNear(t, "GeoMix-I labels", got, []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0, 0.5}, 1e-7)
 }
 
-// RandomMix with perm [1, 2, 3, 0] and α = 1/4: 0.25 x + 0.75 x[perm].
+// RandomMix on the path 0-1-2 (node 3 isolated) with row normalisation, perm π = [1, 2, 3, 0] and
+// α = 1/4: node v's neighbours are π⁻¹(N(π(v))): 0 → {3, 1}, 1 → {0}, 2 → {}, 3 → {0}, so for
+// x = [1, 2, 3, 4] the mixed values are 0.25 x + 0.75 [3, 1, 0, 1] = [2.5, 1.25, 0.75, 1.75].
 func TestRandomMixByHand(t *testing.T) {
 	perm := [][]int32{{1}, {2}, {3}, {0}}
-	got := MustExecOnce(testBackend(t), func(x, p *Node) *Node { return RandomMix(x, p, 0.25, 1) }, pathX, perm).Value().([][]float64)
-	assertNear(t, "RandomMix", []float64{got[0][0], got[1][0], got[2][0], got[3][0]}, []float64{1.75, 2.75, 3.75, 1.75}, 1e-12)
+	got := runOnAdj(t, BuildAdjacency(pathGraph(), NormRow), func(a *AdjacencyNodes, in []*Node) *Node {
+		return RandomMix(a, in[0], in[1], 0.25, 1)
+	}, pathX, perm)
+	assertNear(t, "RandomMix", got, []float64{2.5, 1.25, 0.75, 1.75}, 1e-12)
+}
+
+// With the identity permutation RandomMix is GeoMix-I.
+func TestRandomMixIdentityIsMixI(t *testing.T) {
+	identity := [][]int32{{0}, {1}, {2}, {3}}
+	adj := BuildAdjacency(pathGraph(), NormSymmetric)
+	got := runOnAdj(t, adj, func(a *AdjacencyNodes, in []*Node) *Node { return RandomMix(a, in[0], in[1], 0.3, 2) }, pathX, identity)
+	want := runOnAdj(t, adj, func(a *AdjacencyNodes, in []*Node) *Node { return MixI(a, in[0], 0.3, 2) }, pathX)
+	assertNear(t, "RandomMix(identity)", got, want, 1e-12)
 }
 
 var (

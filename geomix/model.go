@@ -95,7 +95,7 @@ func (m *model) mix(adj *AdjacencyNodes, h, perm *Node, proj Projection) *Node {
 	case MixNoLocality:
 		return NoLocality(adj, h, m.hops)
 	case MixRandom:
-		return RandomMix(h, perm, m.alpha, m.hops)
+		return RandomMix(adj, h, perm, m.alpha, m.hops)
 	case MixGeoIII, MixGeoIIIPaper:
 		form := AttentionCode
 		if m.mixing == MixGeoIIIPaper {

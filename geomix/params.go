@@ -96,6 +96,11 @@ var paramDefaults = map[string]any{
 	ParamSeed:           123,
 	ParamResetAdam:      false,
 	ParamNormalization:  "sym",
+	ParamGATHeads:       8,
+	ParamGATOutHeads:    1,
+	ParamSGCHops:        2,
+	ParamAPPNPHops:      10,
+	ParamAPPNPAlpha:     0.1,
 }
 
 // ParamNames lists every hyper-parameter Train reads, sorted.

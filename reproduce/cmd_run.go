@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/geomix-go/geomix/datasets"
@@ -47,7 +48,7 @@ func newBackend() (backends.Backend, error) {
 	if os.Getenv("GOMLX_BACKEND") != "" {
 		return backends.New()
 	}
-	return simplego.New("")
+	return simplego.New(geomix.SimpleGoConfig)
 }
 
 // runRun implements `reproduce run --dataset D --method M [--backbone B] [--runs R] [--epochs E]
@@ -73,6 +74,9 @@ func runRun(args []string) error {
 	if *dataset == "" || *method == "" {
 		return fmt.Errorf("--dataset and --method are required (data sets: %s; methods: %s)",
 			strings.Join(datasets.Names(), ", "), strings.Join(geomix.MethodNames(), ", "))
+	}
+	if !slices.Contains(datasets.Names(), *dataset) {
+		return fmt.Errorf("unknown data set %q: valid data sets are %s", *dataset, strings.Join(datasets.Names(), ", "))
 	}
 	if _, _, err := geomix.ParseMethod(*method); err != nil {
 		return err
