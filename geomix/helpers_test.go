@@ -7,7 +7,6 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
 )
 
 var (
@@ -18,7 +17,7 @@ var (
 
 // testBackend is the pure-Go backend, shared by all tests.
 func testBackend(tb testing.TB) backends.Backend {
-	backendOnce.Do(func() { backendVal, backendErr = simplego.New(SimpleGoConfig) })
+	backendOnce.Do(func() { backendVal, backendErr = NewBackend() })
 	if backendErr != nil {
 		tb.Fatalf("creating the simplego backend: %v", backendErr)
 	}

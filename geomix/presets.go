@@ -101,6 +101,14 @@ func PresetDatasets() []string {
 	return names
 }
 
+// NoPresetError is PresetFor's error for a data set the authors' scripts do not cover.
+type NoPresetError struct{ Dataset string }
+
+// Error names the data set and the ones that have presets.
+func (e *NoPresetError) Error() string {
+	return fmt.Sprintf("no preset for data set %q: presets exist for %s", e.Dataset, strings.Join(PresetDatasets(), ", "))
+}
+
 // PresetFor returns the script configuration of (dataset, method). GeoMix-I's row also serves the
 // plain baselines (without mixing, so label_grad and λ are unused), RandomMix and NoLocality;
 // geomix3-paper uses GeoMix-III's row. It is an error when the data set has no preset.
@@ -111,7 +119,7 @@ func PresetFor(dataset, method string) (*Preset, error) {
 	}
 	group, ok := presets[dataset]
 	if !ok {
-		return nil, fmt.Errorf("no preset for data set %q: presets exist for %s", dataset, strings.Join(PresetDatasets(), ", "))
+		return nil, &NoPresetError{Dataset: dataset}
 	}
 	variant := 0
 	switch mixing {

@@ -37,4 +37,8 @@ type Result struct {
 	SecondsTotal  float64        `json:"seconds_total"`
 	PerRun        []RunResult    `json:"per_run"`
 	Params        map[string]any `json:"params"`
+	// Preset names the authors' script row the parameters came from (TrainPreset only).
+	Preset string `json:"preset,omitempty"`
+	// DataNotes says where the data set differs from the paper's (datasets.Graph.Notes).
+	DataNotes string `json:"data_notes,omitempty"`
 }

@@ -231,8 +231,3 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	}
 	return t, nil
 }
-
-// SimpleGoConfig is the configuration to create GoMLX v0.26's pure-Go backend with
-// (simplego.New(SimpleGoConfig)): its parallel op scheduler deadlocked intermittently (workers
-// waiting on a sync.Cond forever) in our training loops, so ops run sequentially.
-const SimpleGoConfig = "ops_sequential"

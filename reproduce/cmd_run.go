@@ -2,16 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -22,6 +20,10 @@ func init() {
 		run:     runRun,
 	})
 }
+
+// autoDataset is --dataset's default: Cora when available, else the synthetic data set, so that the
+// README's first command shows a result on any machine.
+const autoDataset = "auto"
 
 // setFlags collects repeated `--set key=value` flags.
 type setFlags []string
@@ -42,21 +44,12 @@ type runSummary struct {
 	SecondsTotal  float64 `json:"seconds_total"`
 }
 
-// newBackend returns the backend GOMLX_BACKEND names when set (e.g. XLA for users who have it),
-// else the pure-Go backend.
-func newBackend() (backends.Backend, error) {
-	if os.Getenv("GOMLX_BACKEND") != "" {
-		return backends.New()
-	}
-	return simplego.New(geomix.SimpleGoConfig)
-}
-
 // runRun implements `reproduce run --dataset D --method M [--backbone B] [--runs R] [--epochs E]
 // [--seed S] [--data DIR] [--json] [--set param=value ...]`.
 func runRun(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	dataset := fs.String("dataset", "", "data set: "+strings.Join(datasets.Names(), ", "))
-	method := fs.String("method", "", "method: "+strings.Join(geomix.MethodNames(), ", "))
+	dataset := fs.String("dataset", autoDataset, "data set ("+autoDataset+": cora when its files are in the data root or can be downloaded, else synthetic): "+strings.Join(datasets.Names(), ", "))
+	method := fs.String("method", "geomix1", "method: "+strings.Join(geomix.MethodNames(), ", "))
 	backbone := fs.String("backbone", "", "backbone for mixing methods (default: the preset's): "+strings.Join(geomix.BackboneNames(), ", "))
 	runs := fs.Int("runs", 0, "number of runs (default: the preset's)")
 	epochs := fs.Int("epochs", 0, "epochs per run (default: the preset's)")
@@ -71,13 +64,6 @@ func runRun(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if *dataset == "" || *method == "" {
-		return fmt.Errorf("--dataset and --method are required (data sets: %s; methods: %s)",
-			strings.Join(datasets.Names(), ", "), strings.Join(geomix.MethodNames(), ", "))
-	}
-	if !slices.Contains(datasets.Names(), *dataset) {
-		return fmt.Errorf("unknown data set %q: valid data sets are %s", *dataset, strings.Join(datasets.Names(), ", "))
-	}
 	if _, _, err := geomix.ParseMethod(*method); err != nil {
 		return err
 	}
@@ -87,15 +73,6 @@ func runRun(args []string) error {
 		}
 	}
 	ctx := context.New()
-	loadOpts := datasets.Options{Root: *dataDir}
-	if preset, err := geomix.ApplyPreset(ctx, *dataset, *method); err == nil {
-		loadOpts.RawFeatures = preset.RawFeatures
-		fmt.Fprintf(os.Stderr, "preset: %s\n", preset.Source)
-	} else if !strings.HasPrefix(err.Error(), "no preset") {
-		return err
-	} else {
-		fmt.Fprintf(os.Stderr, "note: %v; using the reference's argparse defaults\n", err)
-	}
 	for _, kv := range sets {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
@@ -115,24 +92,32 @@ func runRun(args []string) error {
 	if *backbone != "" {
 		ctx.SetParam(geomix.ParamBackbone, *backbone)
 	}
-	g, err := datasets.Load(*dataset, loadOpts)
+	backend, err := geomix.NewBackend()
 	if err != nil {
 		return err
 	}
-	if g.Notes != "" {
-		fmt.Fprintf(os.Stderr, "note on %s: %s\n", g.Name, g.Notes)
+	data := datasets.Options{Root: *dataDir}
+	name := *dataset
+	if name == autoDataset {
+		name = "cora"
 	}
-	backend, err := newBackend()
+	res, err := geomix.TrainPreset(ctx, backend, name, *method, data)
+	if *dataset == autoDataset && errors.Is(err, datasets.ErrMissing) {
+		fmt.Fprintf(os.Stderr, "note: Cora is not in the data root %s and cannot be downloaded (%v):\n"+
+			"      training on the embedded synthetic data set instead (see README, 'Data')\n", *dataDir, err)
+		name = "synthetic"
+		res, err = geomix.TrainPreset(ctx, backend, name, *method, data)
+	}
 	if err != nil {
 		return err
 	}
-	res, err := geomix.Train(ctx, backend, g, *method)
-	if err != nil {
-		return err
+	fmt.Fprintf(os.Stderr, "preset: %s\n", res.Preset)
+	if res.DataNotes != "" {
+		fmt.Fprintf(os.Stderr, "note on %s: %s\n", name, res.DataNotes)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
-		return enc.Encode(runSummary{Dataset: *dataset, Method: res.Method, Backbone: res.Backbone, Runs: res.Runs,
+		return enc.Encode(runSummary{Dataset: name, Method: res.Method, Backbone: res.Backbone, Runs: res.Runs,
 			TestAccMean: res.TestAccMean, TestAccStd: res.TestAccStd, ValAccMean: res.ValAccMean,
 			EpochMsMedian: res.EpochMsMedian, SecondsTotal: res.SecondsTotal})
 	}
@@ -140,7 +125,7 @@ func runRun(args []string) error {
 		fmt.Printf("Run %02d: best epoch %03d, val %.2f%%, test %.2f%%\n", rr.Run, rr.BestEpoch, rr.ValAcc, rr.TestAcc)
 	}
 	fmt.Printf("%s %s (backbone %s): Test: %.2f ± %.2f%% over %d run(s), Val: %.2f%%, Median time per epoch: %.4fs, total %.1fs\n",
-		*dataset, res.Method, res.Backbone, res.TestAccMean, res.TestAccStd, res.Runs, res.ValAccMean,
+		name, res.Method, res.Backbone, res.TestAccMean, res.TestAccStd, res.Runs, res.ValAccMean,
 		res.EpochMsMedian/1000, res.SecondsTotal)
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -14,9 +13,8 @@ import (
 	"github.com/geomix-go/geomix/reproduce/tables"
 )
 
-// cellRunner trains one table cell. It is set from the training code (geomix's entry point); while
-// it is nil, the table commands say that training is not wired and fail.
-var cellRunner tables.CellRunner
+// newCellRunner returns the function that trains one table cell (presetCellRunner; tests replace it).
+var newCellRunner = presetCellRunner
 
 func init() {
 	for _, spec := range tables.Specs() {
@@ -58,15 +56,16 @@ func runTable(id string, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if cellRunner == nil {
-		return errors.New("training is not wired: no cell runner is set (reproduce/cmd_tables.go cellRunner)")
-	}
 	if *dataDir != "" {
 		if err := os.Setenv(datasets.EnvData, *dataDir); err != nil {
 			return err
 		}
 	}
-	sweep, err := tables.Run(spec, cellRunner, tables.Options{
+	runner, err := newCellRunner()
+	if err != nil {
+		return err
+	}
+	sweep, err := tables.Run(spec, runner, tables.Options{
 		Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Runs: *runs, Quick: *quick,
 		OutDir: *out, Force: *force, Command: commandLine(id, args),
 	})
@@ -119,9 +118,6 @@ func listStatus(e tables.Entry) (status, note string) {
 	spec, err := tables.SpecFor(e.ID)
 	if err != nil {
 		return status, note
-	}
-	if cellRunner == nil {
-		return tables.Partial, joinNotes("training not wired yet", note)
 	}
 	if missing := missingBackbones(spec.Methods); len(missing) > 0 {
 		return tables.Partial, joinNotes("backbones not in this build: "+strings.Join(missing, ", "), note)

@@ -23,8 +23,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/geomix-go/geomix/geomix"
 	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -74,7 +74,7 @@ type Options struct {
 	// Quick uses smaller graphs and fewer replicates (for CI and notebooks); tolerances widen
 	// accordingly, since they come from the sampling error.
 	Quick bool
-	// Backend runs the GoMLX computations; nil means the pure-Go backend (simplego).
+	// Backend runs the GoMLX computations; nil means geomix.NewBackend().
 	Backend backends.Backend
 }
 
@@ -91,7 +91,7 @@ func (o Options) backend() (backends.Backend, error) {
 	if o.Backend != nil {
 		return o.Backend, nil
 	}
-	b, err := simplego.New("")
+	b, err := geomix.NewBackend()
 	if err != nil {
 		return nil, fmt.Errorf("theory: creating the pure-Go backend: %w", err)
 	}

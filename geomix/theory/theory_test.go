@@ -6,7 +6,6 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
-	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 )
 
@@ -167,7 +166,7 @@ func TestFormulasHandComputed(t *testing.T) {
 // TestSmoothnessEnergyTwoNodes: nodes 0-1, code adjacency: every entry 1/2 (degree 1, one self-loop).
 // H = [1, 3]: edge term ½(½·4 + ½·4) = 2, rows sum to 1 so no correction; tr(Hᵀ(I−Â)H) = 2 too.
 func TestSmoothnessEnergyTwoNodes(t *testing.T) {
-	backend, err := simplego.New("")
+	backend, err := geomix.NewBackend()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +193,7 @@ func BenchmarkAllQuick(b *testing.B) {
 // TestTheorem3PaperFormOnRegularGraph: on a cycle (2-regular) the code's Â = (A+I)/3 has rows summing
 // to 1, so the paper's F1 without our degree correction is exact.
 func TestTheorem3PaperFormOnRegularGraph(t *testing.T) {
-	backend, err := simplego.New("")
+	backend, err := geomix.NewBackend()
 	if err != nil {
 		t.Fatal(err)
 	}
