@@ -48,11 +48,16 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 	offline := fs.Bool("offline", false, "never download; skip data sets whose files are missing")
 	verify := fs.Bool("verify", false, "also check the sha256 of files already present (their size is always checked)")
 	only := fs.String("names", "", "comma-separated data sets to list (default: all registered, see datasets.Names)")
+	files := fs.Bool("files", false, "list every raw file (path under the data root, size, sha256, URL) as a Markdown table, load nothing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *files {
+		printFiles(stdout)
+		return nil
 	}
 	opts := datasets.Options{Root: *dataDir, Offline: *offline, VerifyChecksums: *verify, Progress: stderr}
 	names := datasets.Names()
@@ -106,4 +111,20 @@ func printStatsTable(w io.Writer, rows []datasetStats) error {
 		}
 	}
 	return nil
+}
+
+// printFiles writes datasets.Files as the Markdown table of the README's "Data" section.
+func printFiles(w io.Writer) {
+	fmt.Fprintln(w, "| data set | path under the data root | bytes | sha256 | canonical URL |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, f := range datasets.Files() {
+		size, sum := "unknown", "unknown (not obtainable offline; not verified)"
+		if f.Size > 0 {
+			size = fmt.Sprint(f.Size)
+		}
+		if f.SHA256 != "" {
+			sum = "`" + f.SHA256 + "`"
+		}
+		fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s |\n", f.Dataset, f.Path, size, sum, f.URL)
+	}
 }
