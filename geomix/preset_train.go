@@ -11,12 +11,14 @@ import (
 // TrainPreset loads the data set called dataset (see datasets.Names) and trains method on it with
 // the authors' script preset for (dataset, method) (see PresetFor): the one path the CLI, the table
 // runner and the notebooks share. Hyper-parameters already set in ctx override the preset's; a data
-// set without a preset (e.g. "synthetic") trains with the reference's argparse defaults. data gives
+// set without a preset (e.g. "synthetic") trains with the reference's argparse defaults. ctx itself
+// is only read, so it can be reused for another data set. data gives
 // the data root and download options; its RawFeatures follows the preset. The preset's source and
 // the data set's notes (where it differs from the paper's) are returned in Result.Preset and
 // Result.DataNotes.
 func TrainPreset(ctx *context.Context, backend backends.Backend, dataset, method string, data datasets.Options, opts ...Option) (*Result, error) {
 	source := "no preset for " + dataset + ": the reference's argparse defaults"
+	merged := context.New()
 	preset, err := PresetFor(dataset, method)
 	var noPreset *NoPresetError
 	switch {
@@ -26,17 +28,18 @@ func TrainPreset(ctx *context.Context, backend backends.Backend, dataset, method
 	default:
 		source = preset.Source
 		data.RawFeatures = preset.RawFeatures
-		for k, v := range preset.Params {
-			if _, set := ctx.GetParam(k); !set {
-				ctx.SetParam(k, v)
-			}
+		merged.SetParams(preset.Params)
+	}
+	for _, k := range ParamNames() {
+		if v, set := ctx.GetParam(k); set {
+			merged.SetParam(k, v)
 		}
 	}
 	g, err := datasets.Load(dataset, data)
 	if err != nil {
 		return nil, err
 	}
-	res, err := Train(ctx, backend, g, method, opts...)
+	res, err := Train(merged, backend, g, method, opts...)
 	if err != nil {
 		return nil, err
 	}
