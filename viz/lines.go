@@ -49,6 +49,15 @@ func (l Lines) Chart() (*Chart, error) {
 	for i, x := range l.X {
 		labels[i] = strconv.FormatFloat(x, 'g', -1, 64)
 	}
+	// ECharts 5.4 stacks negative values apart from positive ones, so a band that dips below zero
+	// would be drawn from 0. Every value is shifted up by offset instead, and the axis labels and the
+	// tooltip subtract it again: the chart is a translation of the data, its labels are the data's.
+	offset := 0.0
+	for _, s := range l.Series {
+		for _, v := range append(append([]float64{}, s.Y...), s.Lower...) {
+			offset = max(offset, -v)
+		}
+	}
 	names := make([]string, len(l.Series))
 	line := charts.NewLine()
 	line.SetGlobalOptions(globalOptions(id, l.Title, l.Subtitle)...)
@@ -81,7 +90,7 @@ func (l Lines) Chart() (*Chart, error) {
 				if s.Lower[i] > s.Upper[i] {
 					return nil, fmt.Errorf("viz: %s band at x=%s: Lower %g > Upper %g", what, labels[i], s.Lower[i], s.Upper[i])
 				}
-				lower[i] = opts.LineData{Value: s.Lower[i]}
+				lower[i] = opts.LineData{Value: s.Lower[i] + offset}
 				width[i] = opts.LineData{Value: s.Upper[i] - s.Lower[i]}
 			}
 			hidden := []charts.SeriesOpts{
@@ -94,7 +103,7 @@ func (l Lines) Chart() (*Chart, error) {
 		}
 		data := make([]opts.LineData, len(s.Y))
 		for i, y := range s.Y {
-			data[i] = opts.LineData{Value: y}
+			data[i] = opts.LineData{Value: y + offset}
 		}
 		style := opts.LineStyle{Color: color, Width: 2}
 		if s.Dashed {
@@ -105,11 +114,19 @@ func (l Lines) Chart() (*Chart, error) {
 			charts.WithLineStyleOpts(style),
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}))
 	}
+	tooltip := opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}
+	yAxis := opts.YAxis{Name: l.YName, Scale: opts.Bool(true)}
+	if offset > 0 {
+		tooltip.Formatter = opts.FuncOpts(fmt.Sprintf(`function (ps) { var s = ps[0].axisValueLabel; ps.forEach(function (p) {`+
+			` var v = p.value; if (p.seriesName.indexOf(' band width') < 0) { v = v - %v; }`+
+			` s += '<br/>' + p.marker + p.seriesName + ': ' + (+v.toPrecision(6)); }); return s; }`, offset))
+		yAxis.AxisLabel = &opts.AxisLabel{Formatter: opts.FuncOpts(fmt.Sprintf("function (v) { return +(v - %v).toPrecision(6); }", offset))}
+	}
 	line.SetGlobalOptions(
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "40", Data: names}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithTooltipOpts(tooltip),
 		charts.WithXAxisOpts(opts.XAxis{Name: l.XName, NameLocation: "middle", NameGap: 30, Type: "category"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: l.YName, Scale: opts.Bool(true)}),
+		charts.WithYAxisOpts(yAxis),
 	)
 	return &Chart{id: id, title: l.Title, r: line}, nil
 }

@@ -316,3 +316,25 @@ func TestDisplayOutsideNotebookIsAnError(t *testing.T) {
 		t.Error("Update without a display id: no error")
 	}
 }
+
+// A band below zero is drawn shifted up (ECharts 5.4 stacks negative values apart), and the axis
+// labels subtract the same offset again.
+func TestLinesShiftNegativeBands(t *testing.T) {
+	c := mustChart(t, viz.Lines{
+		Title: "theorem", X: []float64{1, 2},
+		Series: []viz.LineSeries{{Name: "mean", Y: []float64{-0.5, 0.25}, Lower: []float64{-1, 0}, Upper: []float64{0, 0.5}}},
+	}.Chart)
+	// low + 1, width, y + 1
+	for _, want := range []string{`"data":[{"value":0},{"value":1}]`, `"data":[{"value":1},{"value":0.5}]`, `"data":[{"value":0.5},{"value":1.25}]`} {
+		if !strings.Contains(c.Option(), want) {
+			t.Errorf("option lacks %s:\n%s", want, c.Option())
+		}
+	}
+	html, err := c.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "return +(v - 1).toPrecision(6)") {
+		t.Error("the y axis labels do not undo the offset of 1")
+	}
+}
