@@ -10,7 +10,6 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context/initializers"
 	"github.com/gomlx/gomlx/pkg/ml/layers"
 	"github.com/gomlx/gomlx/pkg/ml/layers/activations"
-	"github.com/gomlx/gomlx/pkg/ml/layers/batchnorm"
 )
 
 // Hyper-parameters of GAT, read from the context.
@@ -113,7 +112,7 @@ func (GAT) Rest(ctx *context.Context, adj *AdjacencyNodes, xw *Node, dims Dims) 
 			break
 		}
 		if useBN {
-			h = batchnorm.New(lctx, h, -1).Momentum(0.9).Epsilon(1e-5).UseBackendInference(false).Done()
+			h = BatchNorm(lctx.In("batch_norm"), h)
 		}
 		h = elu(h)
 		h = layers.DropoutStatic(lctx, h, dropout)

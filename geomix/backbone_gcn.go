@@ -9,7 +9,6 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context/initializers"
 	"github.com/gomlx/gomlx/pkg/ml/layers"
 	"github.com/gomlx/gomlx/pkg/ml/layers/activations"
-	"github.com/gomlx/gomlx/pkg/ml/layers/batchnorm"
 )
 
 // GCN is the backbone of the authors' code: ParamLayers graph convolutions with ParamHidden units,
@@ -19,8 +18,7 @@ import (
 // BiasAfter false is main_exp/twitch's GCNLayer (SPEC §2.1): Â (h W + b), b ~ U(±1/√in).
 // BiasAfter true is PyG's GCNConv used by the hetero code (SPEC §2.2): Â h W + b, b = 0 at init.
 //
-// BatchNorm keeps running averages with GoMLX's debiased moving average (momentum 0.9, eps 1e-5)
-// and the biased batch variance, a small difference from torch's BatchNorm1d in evaluation mode.
+// BatchNorm is torch's BatchNorm1d (see BatchNorm).
 type GCN struct {
 	BiasAfter bool
 }
@@ -84,7 +82,7 @@ func (b GCN) Rest(ctx *context.Context, adj *AdjacencyNodes, xw *Node, dims Dims
 			break
 		}
 		if useBN {
-			h = batchnorm.New(lctx, h, -1).Momentum(0.9).Epsilon(1e-5).UseBackendInference(false).Done()
+			h = BatchNorm(lctx.In("batch_norm"), h)
 		}
 		h = activations.Relu(h)
 		h = layers.DropoutStatic(lctx, h, dropout)

@@ -8,7 +8,6 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/layers"
 	"github.com/gomlx/gomlx/pkg/ml/layers/activations"
-	"github.com/gomlx/gomlx/pkg/ml/layers/batchnorm"
 )
 
 // MLP is the graph-free baseline (SPEC §6.1, the LINKX/GloGNN MLP): ParamLayers linear layers with
@@ -63,7 +62,7 @@ func mlpLayers(ctx *context.Context, xw *Node, dims Dims, who string) *Node {
 		}
 		h = activations.Relu(h)
 		if useBN {
-			h = batchnorm.New(lctx, h, -1).Momentum(0.9).Epsilon(1e-5).UseBackendInference(false).Done()
+			h = BatchNorm(lctx.In("batch_norm"), h)
 		}
 		h = layers.DropoutStatic(lctx, h, dropout)
 		inWidth = width
