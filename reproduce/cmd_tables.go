@@ -70,8 +70,8 @@ func runTable(id string, args []string) error {
 		OutDir: *out, Force: *force, Command: commandLine(id, args),
 	})
 	if sweep != nil && sweep.Report != nil {
-		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d failed; report %s\n",
-			id, sweep.Ran, sweep.Skipped, len(sweep.Failed), sweep.ReportPath)
+		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d copied from another table, %d failed; report %s\n",
+			id, sweep.Ran, sweep.Skipped, sweep.Shared, len(sweep.Failed), sweep.ReportPath)
 		if *asJSON {
 			enc := json.NewEncoder(os.Stdout)
 			enc.SetIndent("", "  ")

@@ -34,6 +34,10 @@ type Record struct {
 	WallSeconds float64 `json:"wall_seconds"`
 	// FinishedAt is when the cell finished (UTC).
 	FinishedAt time.Time `json:"finished_at"`
+	// SharedFrom is set when the cell was not trained for this table but copied from the record of
+	// another table's identical cell (same dataset, method, runs and quick setting, hence the same
+	// preset): the path of that record.
+	SharedFrom string `json:"shared_from,omitempty"`
 }
 
 // RecordPath is where the cell (dataset, method) of table is stored under dir.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -50,8 +51,9 @@ type CellError struct {
 
 // Sweep is what a call to Run did.
 type Sweep struct {
-	// Ran and Skipped count the cells run now and those already finished by an earlier sweep.
-	Ran, Skipped int
+	// Ran and Skipped count the cells run now and those already finished by an earlier sweep;
+	// Shared counts the cells copied from another table's identical cell (see Record.SharedFrom).
+	Ran, Skipped, Shared int
 	// Failed lists the cells whose runner returned an error (or panicked).
 	Failed []CellError
 	// Report is the comparison written to ReportPath.
@@ -66,6 +68,8 @@ type cell struct {
 	runs            int
 	path            string
 	skip            bool
+	// shareFrom is the path of another table's record of the same cell, copied instead of training.
+	shareFrom string
 }
 
 // Run runs every selected cell of spec through runner, one after the other, writing each finished
@@ -102,6 +106,16 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 		if c.skip {
 			sweep.Skipped++
 			fmt.Fprintf(progress, "%s: finished earlier (%s), skipped\n", prefix, c.path)
+			continue
+		}
+		if c.shareFrom != "" {
+			if err := shareCell(c.shareFrom, c.path, table); err != nil {
+				sweep.Failed = append(sweep.Failed, CellError{Dataset: c.dataset, Method: c.method, Err: err})
+				fmt.Fprintf(progress, "%s: FAILED: %v\n", prefix, err)
+				continue
+			}
+			sweep.Shared++
+			fmt.Fprintf(progress, "%s: same cell as %s, copied to %s\n", prefix, c.shareFrom, c.path)
 			continue
 		}
 		fmt.Fprintf(progress, "%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n",
@@ -164,13 +178,40 @@ func (o Options) plan(table string, datasets, methods []string, progress io.Writ
 					fmt.Fprintf(progress, "%s: unreadable record, the cell is rerun: %v\n", table, err)
 				}
 			}
-			if !c.skip {
+			if !c.skip && !o.Force {
+				c.shareFrom = o.sameCellElsewhere(table, c)
+			}
+			if !c.skip && c.shareFrom == "" {
 				toRun++
 			}
 			cells = append(cells, c)
 		}
 	}
 	return cells, toRun
+}
+
+// sameCellElsewhere returns the path of another table's record under OutDir of cell c's dataset and
+// method with c's runs and quick setting, or "" when there is none.
+func (o Options) sameCellElsewhere(table string, c cell) string {
+	others, _ := filepath.Glob(filepath.Join(o.OutDir, "*", c.dataset+"-"+c.method+".json"))
+	for _, path := range others {
+		r, err := ReadRecord(path)
+		if err == nil && r.Table != table && r.SharedFrom == "" && r.Dataset == c.dataset && r.Method == c.method &&
+			r.Runs == c.runs && r.Quick == o.Quick {
+			return path
+		}
+	}
+	return ""
+}
+
+// shareCell copies the record at from into the cell of table at path, marking where it came from.
+func shareCell(from, path, table string) error {
+	r, err := ReadRecord(from)
+	if err != nil {
+		return err
+	}
+	r.Table, r.SharedFrom = table, from
+	return writeRecord(path, r)
 }
 
 // runCell runs one cell and stores its record atomically.

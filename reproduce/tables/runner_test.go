@@ -396,3 +396,40 @@ func TestFlagged(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSharesIdenticalCells runs Table 2's Cora GCN and GeoMix-I cells, then Table 5 on Cora: the
+// two shared cells are copied (marked with their source) instead of trained, the others run.
+func TestRunSharesIdenticalCells(t *testing.T) {
+	dir := t.TempDir()
+	t2, err := SpecFor("table2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(dir)
+	o.Datasets, o.Methods = []string{"cora"}, []string{"gcn", "geomix1"}
+	if _, err := Run(t2, newFake(nil).run, o); err != nil {
+		t.Fatal(err)
+	}
+	fake := newFake(nil)
+	o.Methods = nil
+	sweep, err := Run(table5(t), fake.run, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sweep.Shared != 2 || sweep.Ran != 2 || fake.calls["cora/gcn"] != 0 || fake.calls["cora/randommix"] != 1 {
+		t.Fatalf("shared %d, ran %d, calls %v; want gcn and geomix1 shared, randommix and nolocality run", sweep.Shared, sweep.Ran, fake.calls)
+	}
+	r, err := ReadRecord(RecordPath(dir, "table5", "cora", "gcn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Table != "table5" || r.SharedFrom != RecordPath(dir, "table2", "cora", "gcn") {
+		t.Errorf("shared record: table %q, shared_from %q", r.Table, r.SharedFrom)
+	}
+	// Other runs are another cell: trained, not shared.
+	o.Runs, o.Force = 2, false
+	again := newFake(nil)
+	if _, err := Run(table5(t), again.run, o); err != nil || again.calls["cora/gcn"] != 1 {
+		t.Fatalf("runs=2: err %v, calls %v; want cora/gcn trained", err, again.calls)
+	}
+}
