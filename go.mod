@@ -2,14 +2,19 @@ module github.com/geomix-go/geomix
 
 go 1.26.0
 
-require github.com/gomlx/gomlx v0.26.0
+require (
+	github.com/go-echarts/go-echarts/v2 v2.6.7
+	github.com/gomlx/gomlx v0.26.0
+	github.com/janpfeifer/gonb v0.11.4
+	github.com/nlpodyssey/gopickle v0.2.0
+	github.com/schollz/progressbar/v3 v3.19.1
+	gonum.org/v1/gonum v0.17.0
+)
 
 require (
-	github.com/campoy/embedmd v1.0.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/fatih/color v1.18.0 // indirect
 	github.com/fsnotify/fsnotify v1.8.0 // indirect
-	github.com/go-echarts/go-echarts/v2 v2.6.7 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/go-zeromq/zmq4 v0.17.0 // indirect
@@ -17,17 +22,12 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gx-org/backend v0.3.0 // indirect
 	github.com/gx-org/gx v0.6.1 // indirect
-	github.com/janpfeifer/gonb v0.11.4 // indirect
 	github.com/janpfeifer/must v0.2.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.22 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
-	github.com/nlpodyssey/gopickle v0.2.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/sbinet/npyio v0.6.0 // indirect
-	github.com/schollz/progressbar/v3 v3.19.1 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.3.4 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
@@ -46,7 +46,6 @@ require (
 	golang.org/x/term v0.44.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )
 
