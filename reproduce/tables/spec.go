@@ -44,6 +44,8 @@ var Notes = map[string][]string{
 		"Squirrel and Chameleon: 10 runs, one per fixed split of Platonov et al., as the authors' hetero scripts do; the paper's caption says five runs.",
 		"CS and Physics: the 20/30/rest per-class split comes from our seeded RNG; torch.randperm under seed 123 cannot be replicated, so split membership differs from the reference (same protocol).",
 		"GCN, GAT, SGC and APPNP train with the GeoMix-I script row's lr, weight decay, dropout and width, without mixing (geomix.PresetFor): the authors' baseline settings are not published (SPEC §6), and the paper tuned GCN separately.",
+		"BatchNorm (CiteSeer presets) is torch's BatchNorm1d, differentiated through the batch statistics; GoMLX's stock layer stops that gradient, and under the preset's weight decay 0.1 CiteSeer then collapses to about 55%.",
+		"Rows marked \"not run\" were not run on our 2-core machine with GoMLX's pure-Go backend, whose element-wise Gather/Scatter dominate every epoch: the Squirrel presets (5 layers of 128 units, 500 epochs × 10 splits) take hours per cell; see README \"Backends and speed\".",
 	},
 	"table3": {
 		"Twitch: we use the 3,170-d binary MUSAE game features; the reference code used PyG's 128-d Twitch features, which are no longer obtainable.",
@@ -59,6 +61,8 @@ var Notes = map[string][]string{
 		"Δ vs GeoMix-I is the relative change against our own GeoMix-I mean in the same sweep, as the paper computes it against its GeoMix-I row.",
 		"Squirrel: 10 runs, one per fixed split (authors' hetero scripts).",
 		"Random Mix and w/o Locality use GeoMix-I's presets with only the mixing changed, as the paper describes.",
+		"Random Mix: the paper does not say how nodes are paired. Ours (geomix.RandomMix) is GeoMix-I on a graph relabelled by a fresh random permutation every epoch; with Cora's K = 3, α = 0.1 a train node's features then come mostly from random nodes while its CE target stays its true label, and accuracy falls far below the paper's 82.1 (pairing each node with one random partner did no better in a trial, 15%). The paper's qualitative claim (below GeoMix-I) holds, its size does not.",
+		"Squirrel is not run on our 2-core machine (hours per cell with the pure-Go backend; see the Table 2 notes).",
 	},
 }
 
