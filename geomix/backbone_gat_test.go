@@ -138,7 +138,7 @@ func TestGATShapesAndGradient(t *testing.T) {
 	}
 	assertClose(t, row, want)
 	assertGradientsFlow(t, gradientSums(t, ctx, GAT{}, BuildAdjacency(cycle4(), NormSymmetric), xw, dims),
-		"/layer_0/att_src", "/layer_0/att_dst", "/layer_0/bias", "/layer_0/batch_normalization/scale",
+		"/layer_0/att_src", "/layer_0/att_dst", "/layer_0/bias", "/layer_0/batch_norm/scale",
 		"/layer_1/weight", "/layer_1/att_src", "/layer_1/att_dst", "/layer_1/bias")
 }
 

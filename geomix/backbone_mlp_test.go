@@ -69,7 +69,7 @@ func TestMLPShapesAndGradient(t *testing.T) {
 		}
 		want := []string{"/layer_0/bias", "/layer_1/weight", "/layer_1/bias", "/layer_2/weight", "/layer_2/bias"}
 		if bn {
-			want = append(want, "/layer_0/batch_normalization/scale", "/layer_1/batch_normalization/offset")
+			want = append(want, "/layer_0/batch_norm/scale", "/layer_1/batch_norm/offset")
 		}
 		assertGradientsFlow(t, gradientSums(t, ctx, MLP{}, adj, xw, dims), want...)
 	}
