@@ -45,6 +45,7 @@ var Notes = map[string][]string{
 		"CS and Physics: the 20/30/rest per-class split comes from our seeded RNG; torch.randperm under seed 123 cannot be replicated, so split membership differs from the reference (same protocol).",
 		"GCN, GAT, SGC and APPNP train with the GeoMix-I script row's lr, weight decay, dropout and width, without mixing (geomix.PresetFor): the authors' baseline settings are not published (SPEC §6), and the paper tuned GCN separately.",
 		"BatchNorm (CiteSeer presets) is torch's BatchNorm1d, differentiated through the batch statistics; GoMLX's stock layer stops that gradient, and under the preset's weight decay 0.1 CiteSeer then collapses to about 55%.",
+		"CiteSeer: the first run of each cell is close to the paper (GeoMix-I 74.8), later runs scatter (68-75). The reference carries Adam's state across runs, as we do; resetting it (`reproduce run --dataset citeseer --method geomix1 --set reset_adam=true`, a diagnostic) gave 71.48 ± 3.17, so that is not the cause. Unresolved.",
 		"Rows marked \"not run\" were not run on our 2-core machine with GoMLX's pure-Go backend, whose element-wise Gather/Scatter dominate every epoch: the Squirrel presets (5 layers of 128 units, 500 epochs × 10 splits) take hours per cell; see README \"Backends and speed\".",
 	},
 	"table3": {
