@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -59,12 +60,7 @@ func (r *Report) WithResults() *Report {
 //
 //	row cora geomix1: ours=83.82 std=0.72 runs=5 quick=false paper=84.08 std=0.74 diff=-0.26 flagged=false rel=none paper_rel=none
 func (r *Report) WriteRows(w io.Writer) error {
-	sign := func(v *float64) string {
-		if v == nil {
-			return "none"
-		}
-		return fmt.Sprintf("%+.2f", *v)
-	}
+	sign := func(v *float64) string { return cmp.Or(signed(v, "%+.2f"), "none") }
 	for _, row := range r.WithResults().Rows {
 		if _, err := fmt.Fprintf(w, "row %s %s: ours=%.2f std=%.2f runs=%d quick=%v paper=%.2f std=%.2f diff=%s flagged=%v rel=%s paper_rel=%s\n",
 			row.Dataset, row.Method, row.Ours.Mean, row.Ours.Std, row.Runs, row.Quick,

@@ -68,8 +68,9 @@ type cell struct {
 	runs            int
 	path            string
 	skip            bool
-	// shareFrom is the path of another table's record of the same cell, copied instead of training.
-	shareFrom string
+	// shared is another table's record of the same cell, retargeted to this table (SharedFrom
+	// set), written instead of training.
+	shared *Record
 }
 
 // Run runs every selected cell of spec through runner, one after the other, writing each finished
@@ -108,14 +109,14 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 			fmt.Fprintf(progress, "%s: finished earlier (%s), skipped\n", prefix, c.path)
 			continue
 		}
-		if c.shareFrom != "" {
-			if err := shareCell(c.shareFrom, c.path, table); err != nil {
+		if c.shared != nil {
+			if err := writeRecord(c.path, c.shared); err != nil {
 				sweep.Failed = append(sweep.Failed, CellError{Dataset: c.dataset, Method: c.method, Err: err})
 				fmt.Fprintf(progress, "%s: FAILED: %v\n", prefix, err)
 				continue
 			}
 			sweep.Shared++
-			fmt.Fprintf(progress, "%s: same cell as %s, copied to %s\n", prefix, c.shareFrom, c.path)
+			fmt.Fprintf(progress, "%s: same cell as %s, copied to %s\n", prefix, c.shared.SharedFrom, c.path)
 			continue
 		}
 		fmt.Fprintf(progress, "%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n",
@@ -179,9 +180,9 @@ func (o Options) plan(table string, datasets, methods []string, progress io.Writ
 				}
 			}
 			if !c.skip && !o.Force {
-				c.shareFrom = o.sameCellElsewhere(table, c)
+				c.shared = o.sameCellElsewhere(table, c)
 			}
-			if !c.skip && c.shareFrom == "" {
+			if !c.skip && c.shared == nil {
 				toRun++
 			}
 			cells = append(cells, c)
@@ -190,28 +191,19 @@ func (o Options) plan(table string, datasets, methods []string, progress io.Writ
 	return cells, toRun
 }
 
-// sameCellElsewhere returns the path of another table's record under OutDir of cell c's dataset and
-// method with c's runs and quick setting, or "" when there is none.
-func (o Options) sameCellElsewhere(table string, c cell) string {
+// sameCellElsewhere returns another table's record under OutDir of cell c (its dataset and method
+// with c's runs and quick setting) as a record of table with SharedFrom set to its path, or nil.
+func (o Options) sameCellElsewhere(table string, c cell) *Record {
 	others, _ := filepath.Glob(filepath.Join(o.OutDir, "*", c.dataset+"-"+c.method+".json"))
 	for _, path := range others {
 		r, err := ReadRecord(path)
 		if err == nil && r.Table != table && r.SharedFrom == "" && r.Dataset == c.dataset && r.Method == c.method &&
 			r.Runs == c.runs && r.Quick == o.Quick {
-			return path
+			r.Table, r.SharedFrom = table, path
+			return r
 		}
 	}
-	return ""
-}
-
-// shareCell copies the record at from into the cell of table at path, marking where it came from.
-func shareCell(from, path, table string) error {
-	r, err := ReadRecord(from)
-	if err != nil {
-		return err
-	}
-	r.Table, r.SharedFrom = table, from
-	return writeRecord(path, r)
+	return nil
 }
 
 // runCell runs one cell and stores its record atomically.
