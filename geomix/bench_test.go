@@ -8,8 +8,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
-// benchmarkEpoch measures one training epoch (update + evaluation) of method on dataset with its
-// preset, after one warm-up epoch that compiles both executors. It reports ms/epoch and, after the
+// benchmarkEpoch measures one training epoch (an evaluation and an update: one step, as in
+// training) of method on dataset with its preset, after one warm-up step that compiles it. It reports ms/epoch and, after the
 // data set's GCN benchmark ran, the ratio to it (x_gcn; the target is <= 1.5), and the peak Go heap
 // during the timed epochs (peak_heap_MiB).
 func benchmarkEpoch(b *testing.B, dataset, method string) {
@@ -22,15 +22,14 @@ func benchmarkEpoch(b *testing.B, dataset, method string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	split := g.Splits[0]
-	mask := tr.trainMask(split)
-	if _, err := tr.epoch(0, mask, split); err != nil {
+	mask := tr.trainMask(g.Splits[0])
+	if _, _, err := tr.step(0, mask); err != nil {
 		b.Fatal(err)
 	}
 	peak := samplePeakHeap()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := tr.epoch(i+1, mask, split); err != nil {
+		if _, _, err := tr.step(i+1, mask); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -38,7 +38,9 @@ func MethodNames() []string {
 }
 
 // ParseMethod returns the mixing of a method id, and for the plain baselines (gcn, gat, sgc, appnp,
-// mlp) the backbone they name ("" for mixing methods, whose backbone comes from ParamBackbone).
+// mlp) the backbone they name ("" for mixing methods, whose backbone comes from ParamBackbone). The
+// trainer runs "gcn" as the configured GCN flavour: gcnconv where ParamBackbone is gcnconv (the
+// heterophilic presets).
 func ParseMethod(name string) (mixing Mixing, backbone string, err error) {
 	m, ok := methods[name]
 	if !ok {

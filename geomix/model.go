@@ -106,13 +106,12 @@ func (m *model) mix(adj *AdjacencyNodes, h, perm *Node, proj Projection) *Node {
 	panic(fmt.Sprintf("model.mix: no mixing for %d", m.mixing))
 }
 
-// loss is the training objective of one step (SPEC §2.6) on one-hot labels [N, C] and the train
-// mask [N, 1] (1 on train nodes): pseudo-labels softmax(f(X)) in train mode (gradient only with
-// ParamLabelGrad), train rows overwritten by the truth, features and labels mixed, then
-// CE over train nodes of f(X_mix) + λ · soft-CE over every non-train node.
-// Without mixing it is the plain CE of f(X).
-func (m *model) loss(ctx *context.Context, x *SparseFeatures, adj *AdjacencyNodes, oneHot, trainMask, perm *Node) *Node {
-	z, proj := m.project(ctx, x, true)
+// loss is the training objective of one step (SPEC §2.6) on the training projection z, proj (from
+// project with withAttention), one-hot labels [N, C] and the train mask [N, 1] (1 on train nodes):
+// pseudo-labels softmax(f(X)) in train mode (gradient only with ParamLabelGrad), train rows
+// overwritten by the truth, features and labels mixed, then CE over train nodes of f(X_mix) +
+// λ · soft-CE over every non-train node. Without mixing it is the plain CE of f(X).
+func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *AdjacencyNodes, oneHot, trainMask, perm *Node) *Node {
 	xw := Columns(z, 0, m.inputWidth)
 	if m.mixing == MixNone {
 		return SoftCrossEntropy(m.logits(ctx, adj, xw), oneHot, trainMask)

@@ -9,16 +9,13 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/schollz/progressbar/v3"
 )
 
 // run trains all runs and summarises them.
 func (t *trainer) run(o trainOptions) (*Result, error) {
 	start := time.Now()
-	bar := progressbar.NewOptions(t.runs*t.epochs, progressbar.OptionSetWriter(o.progress),
-		progressbar.OptionSetDescription(fmt.Sprintf("%s/%s", t.g.Name, t.method)), progressbar.OptionShowCount(),
-		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	defer bar.Finish()
+	bar := newProgress(o.progress, t.runs*t.epochs, fmt.Sprintf("%s/%s", t.g.Name, t.method))
+	defer func() { _ = bar.Finish() }()
 	res := &Result{Dataset: t.g.Name, Method: t.method, Backbone: t.backbone, Runs: t.runs, Params: t.params}
 	var epochMillis []float64
 	for r := range t.runs {
@@ -60,7 +57,13 @@ func (t *trainer) resetForRun() error {
 }
 
 // oneRun trains run r from fresh parameters and returns its curve and selected epoch.
-func (t *trainer) oneRun(r int, bar interface{ Add(int) error }, o trainOptions) (*RunResult, error) {
+//
+// A step evaluates the parameters and then applies the next update, so epoch e's evaluation (after
+// update e) usually comes from the step that applies update e+1, sharing its input projection.
+// Where epoch e's evaluation may end the run (the last epoch, or patience about to run out) it comes
+// from an evaluation-only call, so no update runs that the authors' loop would not run: Adam's state
+// carries into the next run. The numbers are those of update-then-evaluate, epoch by epoch.
+func (t *trainer) oneRun(r int, bar progress, o trainOptions) (*RunResult, error) {
 	if r > 0 {
 		if err := t.resetForRun(); err != nil {
 			return nil, fmt.Errorf("re-initialising the model: %w", err)
@@ -71,11 +74,26 @@ func (t *trainer) oneRun(r int, bar interface{ Add(int) error }, o trainOptions)
 	maskT := t.trainMask(split)
 	rr := &RunResult{Run: r, Split: splitIdx, BestEpoch: -1}
 	sinceBest, bestVal := 0, -1.0
+	begin := time.Now()
+	loss, _, err := t.step(0, maskT)
+	if err != nil {
+		return nil, err
+	}
 	for epoch := range t.epochs {
-		s, err := t.epoch(epoch, maskT, split)
+		var pred []int32
+		var nextLoss float64
+		updatedNext := epoch+1 < t.epochs && !(t.patience > 0 && sinceBest+1 >= t.patience)
+		if updatedNext {
+			nextLoss, pred, err = t.step(epoch+1, maskT)
+		} else {
+			pred, err = t.evaluate(epoch)
+		}
 		if err != nil {
 			return nil, err
 		}
+		s := EpochStats{Epoch: epoch, Loss: loss, TrainAcc: accuracy(pred, t.g.Labels, split.Train),
+			ValAcc: accuracy(pred, t.g.Labels, split.Val), TestAcc: accuracy(pred, t.g.Labels, split.Test),
+			Millis: float64(time.Since(begin).Microseconds()) / 1000}
 		rr.Curve = append(rr.Curve, s)
 		if s.ValAcc > bestVal {
 			bestVal = s.ValAcc
@@ -92,37 +110,52 @@ func (t *trainer) oneRun(r int, bar interface{ Add(int) error }, o trainOptions)
 			_ = bar.Add(t.epochs - epoch - 1)
 			break
 		}
+		begin = time.Now()
+		if updatedNext {
+			loss = nextLoss
+		} else if epoch+1 < t.epochs {
+			if loss, _, err = t.step(epoch+1, maskT); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return rr, nil
 }
 
-// epoch runs one training step and one evaluation, timing both.
-func (t *trainer) epoch(epoch int, maskT *tensors.Tensor, split datasets.Split) (EpochStats, error) {
-	begin := time.Now()
+// step evaluates the current parameters (pred [N] is their argmax prediction) and then applies
+// training update number epoch, whose loss it returns.
+func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []int32, err error) {
 	perm := t.identity
 	if t.model.mixing == MixRandom {
 		perm = t.randomPermutation()
 	}
+	out, err := t.stepExec.Exec(append(t.graphArgs(), t.trainValues, t.oneHot, maskT, perm)...)
+	if err != nil {
+		return 0, nil, fmt.Errorf("epoch %d, training step: %w", epoch, err)
+	}
+	loss = float64(tensors.ToScalar[float32](out[0]))
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return 0, nil, fmt.Errorf("epoch %d: loss is %v (try a lower %s)", epoch, loss, ParamLR)
+	}
+	return loss, out[1].Value().([]int32), nil
+}
+
+// evaluate returns the current parameters' argmax prediction [N], after update number epoch.
+func (t *trainer) evaluate(epoch int) ([]int32, error) {
+	out, err := t.evalExec.Exec(append(t.graphArgs(), t.evalValues)...)
+	if err != nil {
+		return nil, fmt.Errorf("epoch %d, evaluation: %w", epoch, err)
+	}
+	return out[0].Value().([]int32), nil
+}
+
+// graphArgs returns the graph inputs as executor arguments.
+func (t *trainer) graphArgs() []any {
 	args := make([]any, 0, len(t.graphInputs)+4)
 	for _, x := range t.graphInputs {
 		args = append(args, x)
 	}
-	out, err := t.trainExec.Exec(append(args, t.trainValues, t.oneHot, maskT, perm)...)
-	if err != nil {
-		return EpochStats{}, fmt.Errorf("epoch %d, training step: %w", epoch, err)
-	}
-	loss := float64(tensors.ToScalar[float32](out[0]))
-	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return EpochStats{}, fmt.Errorf("epoch %d: loss is %v (try a lower %s)", epoch, loss, ParamLR)
-	}
-	preds, err := t.evalExec.Exec(append(args, t.evalValues)...)
-	if err != nil {
-		return EpochStats{}, fmt.Errorf("epoch %d, evaluation: %w", epoch, err)
-	}
-	pred := preds[0].Value().([]int32)
-	return EpochStats{Epoch: epoch, Loss: loss, TrainAcc: accuracy(pred, t.g.Labels, split.Train),
-		ValAcc: accuracy(pred, t.g.Labels, split.Val), TestAcc: accuracy(pred, t.g.Labels, split.Test),
-		Millis: float64(time.Since(begin).Microseconds()) / 1000}, nil
+	return args
 }
 
 // trainMask returns the [N, 1] 0/1 mask of split's train nodes.

@@ -126,3 +126,21 @@ func trainCora(t *testing.T, method string, minAcc float64) {
 func TestCoraGeoMixI(t *testing.T) { trainCora(t, "geomix1", 82) }
 
 func TestCoraGCN(t *testing.T) { trainCora(t, "gcn", 79) }
+
+// TestGCNBaselineTakesPresetFlavour: the "gcn" baseline trains the configured GCN flavour (the
+// heterophilic presets' gcnconv), other baselines their own backbone, mixing methods the configured one.
+func TestGCNBaselineTakesPresetFlavour(t *testing.T) {
+	for _, c := range []struct{ configured, method, want string }{
+		{"gcnconv", "gcn", "gcnconv"}, {"gcn", "gcn", "gcn"}, {"gcnconv", "gat", "gat"}, {"gcnconv", "geomix1", "gcnconv"}, {"gat", "gcn", "gcn"},
+	} {
+		ctx := context.New()
+		ctx.SetParams(map[string]any{ParamEpochs: 1, ParamRuns: 1, ParamHidden: 4, ParamBackbone: c.configured})
+		res, err := Train(ctx, testBackend(t), tinyGraph(), c.method, WithProgress(io.Discard))
+		if err != nil {
+			t.Fatalf("%s with backbone %s: %v", c.method, c.configured, err)
+		}
+		if res.Backbone != c.want {
+			t.Errorf("%s with backbone %s configured trained %s, want %s", c.method, c.configured, res.Backbone, c.want)
+		}
+	}
+}
