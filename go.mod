@@ -3,6 +3,7 @@ module github.com/geomix-go/geomix
 go 1.26.0
 
 require (
+	github.com/dustin/go-humanize v1.0.1
 	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/gomlx/gomlx v0.26.0
 	github.com/janpfeifer/gonb v0.11.4
@@ -13,7 +14,6 @@ require (
 )
 
 require (
-	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/fatih/color v1.18.0 // indirect
 	github.com/fsnotify/fsnotify v1.8.0 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect

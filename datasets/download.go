@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/schollz/progressbar/v3"
+	"github.com/geomix-go/geomix/internal/progress"
 )
 
 // ErrMissing marks a data file that is not under the data root and could not be downloaded
@@ -103,11 +103,7 @@ func (o Options) download(f fileSpec, path string) (err error) {
 	if total <= 0 {
 		total = -1
 	}
-	bar := progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(o.progress()),
-		progressbar.OptionSetDescription("download "+f.Path),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionOnCompletion(func() { _, _ = fmt.Fprintln(o.progress()) }))
+	bar := progress.New(o.progress(), total, "download "+f.Path, true)
 	hash := sha256.New()
 	n, err := io.Copy(io.MultiWriter(tmp, hash, bar), resp.Body)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/schollz/progressbar/v3"
+	"github.com/geomix-go/geomix/internal/progress"
 )
 
 // knnWorkers is the number of goroutines the kNN searches use: the project's machines have 2 cores.
@@ -108,17 +108,14 @@ func checkKNNArgs(numRows, k int, includeSelf bool, values []float32, numCols in
 
 // knnSearch runs the search on knnWorkers goroutines. rowDistances is called once per goroutine and
 // returns a function that, given row i, returns the distance from row i to any row j.
-func knnSearch(numRows, k int, includeSelf bool, progress io.Writer, rowDistances func() func(i int) func(j int) float64) []int32 {
+func knnSearch(numRows, k int, includeSelf bool, out io.Writer, rowDistances func() func(i int) func(j int) float64) []int32 {
 	others := k
 	if includeSelf {
 		others = k - 1
 	}
-	var bar *progressbar.ProgressBar
-	if progress != nil {
-		bar = progressbar.NewOptions(numRows, progressbar.OptionSetWriter(progress),
-			progressbar.OptionSetDescription(fmt.Sprintf("%d-NN over %d rows", k, numRows)),
-			progressbar.OptionThrottle(200_000_000), progressbar.OptionShowCount(),
-			progressbar.OptionOnCompletion(func() { _, _ = fmt.Fprintln(progress) }))
+	var bar progress.Bar
+	if out != nil {
+		bar = progress.New(out, int64(numRows), fmt.Sprintf("%d-NN over %d rows", k, numRows), false)
 	}
 	nbrs := make([]int32, numRows*k)
 	var wg sync.WaitGroup

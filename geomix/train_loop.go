@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/geomix-go/geomix/datasets"
+	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
 // run trains all runs and summarises them.
 func (t *trainer) run(o trainOptions) (*Result, error) {
 	start := time.Now()
-	bar := newProgress(o.progress, t.runs*t.epochs, fmt.Sprintf("%s/%s", t.g.Name, t.method))
+	bar := progress.New(o.progress, int64(t.runs*t.epochs), fmt.Sprintf("%s/%s epochs", t.g.Name, t.method), false)
 	defer func() { _ = bar.Finish() }()
 	res := &Result{Dataset: t.g.Name, Method: t.method, Backbone: t.backbone, Runs: t.runs, Params: t.params}
 	var epochMillis []float64
@@ -63,7 +64,7 @@ func (t *trainer) resetForRun() error {
 // Where epoch e's evaluation may end the run (the last epoch, or patience about to run out) it comes
 // from an evaluation-only call, so no update runs that the authors' loop would not run: Adam's state
 // carries into the next run. The numbers are those of update-then-evaluate, epoch by epoch.
-func (t *trainer) oneRun(r int, bar progress, o trainOptions) (*RunResult, error) {
+func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, error) {
 	if r > 0 {
 		if err := t.resetForRun(); err != nil {
 			return nil, fmt.Errorf("re-initialising the model: %w", err)
