@@ -65,7 +65,8 @@ const (
 	// ParamSeed seeds the host RNG and the context RNG (int, 123, the reference's seed).
 	ParamSeed = "seed"
 	// ParamResetAdam re-creates Adam's moments for every run (bool, false). The reference keeps them
-	// across runs in main_exp and hetero (SPEC §0.11), which is the default here.
+	// across runs in main_exp and hetero (SPEC §0.11), which is the default here; the presets reset
+	// them for Twitch and for the plain baselines (see PresetFor).
 	ParamResetAdam = "reset_adam"
 	// ParamNormalization is the adjacency normalisation, "sym" or "row" (string, "sym").
 	ParamNormalization = "normalization"

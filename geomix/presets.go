@@ -40,7 +40,8 @@ type presetGroup struct {
 var mainExp = map[string]any{ParamRuns: 5, ParamEpochs: 300, ParamLayers: 2, ParamSeed: 123, ParamBackbone: "gcn", ParamAttnDim: 16}
 var heteroExp = map[string]any{ParamRuns: 10, ParamEpochs: 500, ParamPatience: 200, ParamSeed: 42, ParamBackbone: "gcnconv",
 	ParamAttnDim: 16, ParamTrainAttention: false}
-var twitchExp = map[string]any{ParamRuns: 5, ParamEpochs: 300, ParamLayers: 2, ParamSeed: 123, ParamBackbone: "gcn", ParamAttnDim: 16, ParamHidden: 32}
+var twitchExp = map[string]any{ParamRuns: 5, ParamEpochs: 300, ParamLayers: 2, ParamSeed: 123, ParamBackbone: "gcn", ParamAttnDim: 16, ParamHidden: 32,
+	ParamResetAdam: true}
 
 // presets holds SPEC §5.2-§5.5 (src/main_exp/exp/aug_gcn.sh, nograph.sh, src/hetero/exp/aug_gcn.sh,
 // src/twitch/exp/aug_gcn.sh), keyed by the datasets package's names.
@@ -111,7 +112,10 @@ func (e *NoPresetError) Error() string {
 
 // PresetFor returns the script configuration of (dataset, method). GeoMix-I's row also serves the
 // plain baselines (without mixing, so label_grad and λ are unused), RandomMix and NoLocality;
-// geomix3-paper uses GeoMix-III's row. It is an error when the data set has no preset.
+// geomix3-paper uses GeoMix-III's row. The plain baselines re-create Adam every run (ParamResetAdam):
+// geomix has no baseline code, and the LINKX-style template SPEC §6.1 points to builds its optimizer
+// inside the run loop; GeoMix keeps the carry-over of the authors' main_exp and hetero code
+// (SPEC §0.11), Twitch re-creates it as its code does. It is an error when the data set has no preset.
 func PresetFor(dataset, method string) (*Preset, error) {
 	mixing, _, err := ParseMethod(method)
 	if err != nil {
@@ -153,6 +157,9 @@ func PresetFor(dataset, method string) (*Preset, error) {
 	}
 	if row.layers > 0 {
 		p.Params[ParamLayers] = row.layers
+	}
+	if mixing == MixNone {
+		p.Params[ParamResetAdam] = true
 	}
 	return p, nil
 }

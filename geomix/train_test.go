@@ -102,6 +102,23 @@ func TestPresetCora(t *testing.T) {
 	}
 }
 
+// TestPresetResetAdam: Adam's state carries across runs for GeoMix on main_exp and hetero data
+// (SPEC §0.11) and is re-created for the plain baselines and on Twitch.
+func TestPresetResetAdam(t *testing.T) {
+	for _, c := range []struct {
+		dataset, method string
+		want            bool
+	}{{"cora", "geomix1", false}, {"chameleon", "geomix3", false}, {"cora", "gcn", true}, {"chameleon", "gat", true}, {"twitch-ood", "geomix1", true}} {
+		p, err := PresetFor(c.dataset, c.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := p.Params[ParamResetAdam].(bool); got != c.want {
+			t.Errorf("%s/%s: reset_adam %v, want %v", c.dataset, c.method, got, c.want)
+		}
+	}
+}
+
 // trainCora trains method on Cora with its preset for one run and checks the test accuracy.
 func trainCora(t *testing.T, method string, minAcc float64) {
 	if testing.Short() {
