@@ -76,10 +76,10 @@ func TestMixThenProjectEqualsProjectThenMix(t *testing.T) {
 			a := NewAdjacencyNodes(n, in[0], in[1], in[2])
 			xd, yn, wn, p := in[3], in[7], in[8], in[9]
 			// Reference: mix raw features (and labels), then project.
-			refQK := func(hop int, h *Node) (*Node, *Node) {
+			refQK := func(hop int, h *Node) (*Node, *Node, *Node) {
 				raw := Columns(h, 0, f)
 				wq, wk, bq, bk := in[10+4*hop], in[11+4*hop], in[12+4*hop], in[13+4*hop]
-				return Add(MatMul(raw, wq), InsertAxes(bq, 0)), Add(MatMul(raw, wk), InsertAxes(bk, 0))
+				return Add(MatMul(raw, wq), InsertAxes(bq, 0)), Add(MatMul(raw, wk), InsertAxes(bk, 0)), h
 			}
 			ref := mix(a, Concatenate([]*Node{xd, yn}, 1), p, refQK)
 			// Projected: X [W | W_q¹ | W_k¹ | …] through the sparse path, then mix.
@@ -92,8 +92,8 @@ func TestMixThenProjectEqualsProjectThenMix(t *testing.T) {
 			sf := &SparseFeatures{NumRows: n, NumCols: f, Rows: in[4], Cols: in[5], Values: in[6]}
 			z := sf.Project(Concatenate(parts, 1))
 			got := mix(a, Concatenate([]*Node{z, yn}, 1), p, proj.QueryKey())
-			width := proj.Width()
-			return []*Node{MatMul(Columns(ref, 0, f), wn), Columns(ref, f, f+c), Columns(got, 0, h0), Columns(got, width, width+c)}
+			width := got.Shape().Dim(1) // GeoMix-III's projected path drops the attention columns
+			return []*Node{MatMul(Columns(ref, 0, f), wn), Columns(ref, f, f+c), Columns(got, 0, h0), Columns(got, width-c, width)}
 		}, args...)
 		flat := func(i int) []float64 {
 			var r []float64

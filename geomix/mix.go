@@ -146,8 +146,9 @@ type MixIIIConfig struct {
 	Form AttentionForm
 }
 
-// QueryKeyFn returns the queries and keys [N, m] of hop t (0-based) from the current mixed matrix h.
-type QueryKeyFn func(hop int, h *Node) (q, k *Node)
+// QueryKeyFn returns the queries and keys [N, m] of hop t (0-based) from the current mixed matrix h,
+// and rest, the columns of h the hop mixes: h itself, or h without columns no later hop reads.
+type QueryKeyFn func(hop int, h *Node) (q, k, rest *Node)
 
 // MixIII is GeoMix-III (paper Eq. 9-12, SPEC §2.5) on h [N, D], with the hop's queries and keys from qk.
 //
@@ -155,10 +156,13 @@ type QueryKeyFn func(hop int, h *Node) (q, k *Node)
 // graph branch propagates K = Hops times inside every hop (SPEC §0.4: K² propagations in total).
 // Paper form, per hop: ĥ = α h + (1−α) Attend(h); h ← (1−η) ĥ + η Â h.
 //
-// Features and labels share the same weights: pass them concatenated along the last axis.
+// Features and labels share the same weights: pass them concatenated along the last axis. Each hop
+// mixes the rest that qk returns (every column is mixed independently of the others), so the result
+// holds the columns of h that qk never dropped.
 func MixIII(adj *AdjacencyNodes, h *Node, qk QueryKeyFn, cfg MixIIIConfig) *Node {
 	for t := range cfg.Hops {
-		q, k := qk(t, h)
+		q, k, rest := qk(t, h)
+		h = rest
 		att := Attend(q, k, h, cfg.Form)
 		if cfg.Form == AttentionPaper {
 			hat := Add(MulScalar(h, cfg.ResWeight), MulScalar(att, 1-cfg.ResWeight))

@@ -121,10 +121,10 @@ func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *Adjace
 		pseudo = StopGradient(pseudo)
 	}
 	y0 := Add(Mul(oneHot, trainMask), Mul(pseudo, OneMinus(trainMask)))
-	width := z.Shape().Dim(1)
-	mixed := m.mix(adj, Concatenate([]*Node{z, y0}, 1), perm, proj)
+	mixed := m.mix(adj, Concatenate([]*Node{z, y0}, 1), perm, proj) // GeoMix-III drops the attention columns
 	logits := m.logits(ctx, adj, Columns(mixed, 0, m.inputWidth))
-	yMix := Columns(mixed, width, width+m.dims.Classes)
+	width := mixed.Shape().Dim(1)
+	yMix := Columns(mixed, width-m.dims.Classes, width)
 	loss := SoftCrossEntropy(logits, oneHot, trainMask)
 	if m.augLambda != 0 {
 		loss = Add(loss, MulScalar(SoftCrossEntropy(logits, yMix, OneMinus(trainMask)), m.augLambda))

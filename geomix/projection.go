@@ -53,12 +53,28 @@ func Columns(x *Node, from, to int) *Node {
 	if x.Rank() != 2 || from < 0 || to > x.Shape().Dim(1) || from >= to {
 		panic(fmt.Sprintf("Columns: want x [N, D] and 0 <= from < to <= D, got x %s, from %d, to %d", x.Shape(), from, to))
 	}
-	if from == 0 && to == x.Shape().Dim(1) {
+	return selectColumns(x, from, to, 0, 0)
+}
+
+// WithoutColumns returns x [N, D] without its columns [from, to), as [N, D-(to-from)].
+func WithoutColumns(x *Node, from, to int) *Node {
+	d := x.Shape().Dim(1)
+	if x.Rank() != 2 || from < 0 || to > d || from >= to || to-from == d {
+		panic(fmt.Sprintf("WithoutColumns: want x [N, D] and 0 <= from < to <= D keeping a column, got x %s, from %d, to %d", x.Shape(), from, to))
+	}
+	return selectColumns(x, 0, from, to, d)
+}
+
+// selectColumns returns columns [a, b) and [c, d) of x (either range may be empty), in order.
+func selectColumns(x *Node, a, b, c, d int) *Node {
+	if b-a+d-c == x.Shape().Dim(1) {
 		return x
 	}
-	idx := make([][]int32, to-from)
-	for i := range idx {
-		idx[i] = []int32{int32(from + i)}
+	idx := make([][]int32, 0, b-a+d-c)
+	for _, r := range [][2]int{{a, b}, {c, d}} {
+		for i := r[0]; i < r[1]; i++ {
+			idx = append(idx, []int32{int32(i)})
+		}
 	}
 	return Transpose(Gather(Transpose(x, 0, 1), Const(x.Graph(), idx)), 0, 1)
 }
@@ -75,16 +91,18 @@ type Projection struct {
 // Width is the number of columns of Z.
 func (p Projection) Width() int { return p.InputWidth + 2*p.AttnDim*len(p.QBias) }
 
-// QueryKey returns the QueryKeyFn that reads hop t's queries and keys from the (mixed) Z, plus bias.
-// Extra columns after Width (e.g. labels mixed along) are ignored.
+// QueryKey returns the QueryKeyFn that reads hop t's queries and keys from the (mixed) Z, plus bias,
+// and returns the rest of Z to mix: the earlier hops' columns are gone by then, so hop t's sit right
+// after the input columns, and they are dropped too, as no later hop reads them. Extra columns after
+// the projection (e.g. labels mixed along) are kept at the end.
 func (p Projection) QueryKey() QueryKeyFn {
-	return func(hop int, h *Node) (q, k *Node) {
+	return func(hop int, h *Node) (q, k, rest *Node) {
 		if hop >= len(p.QBias) {
 			panic(fmt.Sprintf("Projection.QueryKey: hop %d but only %d hops projected", hop, len(p.QBias)))
 		}
-		start := p.InputWidth + 2*p.AttnDim*hop
+		start := p.InputWidth
 		q = Add(Columns(h, start, start+p.AttnDim), InsertAxes(p.QBias[hop], 0))
 		k = Add(Columns(h, start+p.AttnDim, start+2*p.AttnDim), InsertAxes(p.KBias[hop], 0))
-		return q, k
+		return q, k, WithoutColumns(h, start, start+2*p.AttnDim)
 	}
 }
