@@ -36,7 +36,7 @@ type Options struct {
 	Force bool
 	// Command is the command line recorded in every cell and in the report's header.
 	Command string
-	// GitRevision is recorded in every cell; "" means GitRevision(".").
+	// GitRevision is recorded in every cell; "" means GitRevision(".", OutDir).
 	GitRevision string
 	// Progress receives one line per cell (cell i of n, dataset/method, elapsed, ETA); nil means
 	// os.Stderr.
@@ -90,7 +90,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 		opts.OutDir = "results"
 	}
 	if opts.GitRevision == "" {
-		opts.GitRevision = GitRevision(".")
+		opts.GitRevision = GitRevision(".", opts.OutDir) // the sweep's own output does not make the tree dirty
 	}
 	progress := opts.Progress
 	if progress == nil {
