@@ -73,6 +73,9 @@ type Graph struct {
 	NumClasses int
 	// Splits holds one or more partitions; Squirrel and Chameleon carry 10, one per run.
 	Splits []Split
+	// ExtraTests are named test sets reported beside Split.Test at the selected epoch, e.g. the
+	// out-of-distribution graphs of twitch-ood (FR, PTBR, RU); nil for most data sets.
+	ExtraTests []NodeSet
 	// Notes says where this graph differs from the paper's (e.g. features that are not the ones the
 	// reference code used); empty when it does not.
 	Notes string

@@ -29,10 +29,9 @@ type NodeSet struct {
 // torch.randperm. The reference metric is accuracy (not EERM's ROC-AUC).
 type TwitchOOD struct {
 	*Graph
-	// Regions are the six regions' node sets, in node order.
+	// Regions are the six regions' node sets, in node order. The out-of-distribution test sets FR,
+	// PTBR and RU are Graph.ExtraTests.
 	Regions []NodeSet
-	// OOD are the out-of-distribution test sets FR, PTBR and RU.
-	OOD []NodeSet
 }
 
 // LoadTwitchOOD loads the GeoMix Twitch OOD protocol (see TwitchOOD) with opts; opts.Seed seeds the
@@ -71,11 +70,11 @@ func LoadTwitchOOD(opts Options) (*TwitchOOD, error) {
 	for _, set := range out.Regions[:twitchInDistribution] {
 		inDist = append(inDist, set.Nodes...)
 	}
-	out.OOD = out.Regions[twitchInDistribution:]
+	out.ExtraTests = out.Regions[twitchInDistribution:]
 	g.Splits = []Split{randomSplit(inDist, 0.5, 0.25, newSplitRNG(opts.seedOr(referenceSeed)))}
 	g.Notes = strings.Join(append([]string{twitchFeatureNote, fmt.Sprintf("Nodes: %s. Splits[0] is a seeded random "+
 		"50/25/25 split of DE+ENGB+ES; its Test is the in-distribution test; FR, PTBR and RU are the OOD test sets "+
-		"(LoadTwitchOOD returns them). The reference reports accuracy.", strings.Join(ranges, ", "))}, quirks...), " ")
+		"(Graph.ExtraTests). The reference reports accuracy.", strings.Join(ranges, ", "))}, quirks...), " ")
 	return out, nil
 }
 

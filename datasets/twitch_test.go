@@ -93,12 +93,12 @@ func TestTwitchOOD(t *testing.T) {
 		t.Errorf("in-distribution split reaches past DE+ENGB+ES (21272 nodes)")
 	}
 	names := []string{}
-	for _, set := range o.OOD {
+	for _, set := range o.ExtraTests {
 		names = append(names, set.Name)
 	}
-	if !slices.Equal(names, []string{"FR", "PTBR", "RU"}) || len(o.OOD[0].Nodes) != 6549 || o.OOD[0].Nodes[0] != 21272 ||
-		o.OOD[2].Nodes[len(o.OOD[2].Nodes)-1] != int32(o.NumNodes-1) {
-		t.Errorf("OOD sets %v, FR starts at %d", names, o.OOD[0].Nodes[0])
+	if !slices.Equal(names, []string{"FR", "PTBR", "RU"}) || len(o.ExtraTests[0].Nodes) != 6549 || o.ExtraTests[0].Nodes[0] != 21272 ||
+		o.ExtraTests[2].Nodes[len(o.ExtraTests[2].Nodes)-1] != int32(o.NumNodes-1) {
+		t.Errorf("OOD sets %v, FR starts at %d", names, o.ExtraTests[0].Nodes[0])
 	}
 	if !strings.Contains(o.Notes, "FR [21272, 27821)") || !strings.Contains(o.Notes, "new_id 1018, 3754") {
 		t.Errorf("OOD notes lack the FR node range or its duplicated rows: %q", o.Notes)

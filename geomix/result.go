@@ -41,4 +41,13 @@ type Result struct {
 	Preset string `json:"preset,omitempty"`
 	// DataNotes says where the data set differs from the paper's (datasets.Graph.Notes).
 	DataNotes string `json:"data_notes,omitempty"`
+	// ExtraTests is the accuracy at each run's selected epoch on the graph's named extra test sets
+	// (datasets.Graph.ExtraTests, e.g. Twitch's OOD graphs), over runs; nil when it has none.
+	ExtraTests map[string]MeanStd `json:"extra_tests,omitempty"`
+}
+
+// MeanStd is a mean and its unbiased standard deviation over runs, in percent.
+type MeanStd struct {
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
 }

@@ -135,6 +135,29 @@ func checkGraph(g *datasets.Graph) error {
 		if len(sp.Train) == 0 || len(sp.Val) == 0 || len(sp.Test) == 0 {
 			return fmt.Errorf("graph %q: split %d has an empty train, val or test set (%d/%d/%d)", g.Name, s, len(sp.Train), len(sp.Val), len(sp.Test))
 		}
+		for _, set := range []datasets.NodeSet{{Name: "train", Nodes: sp.Train}, {Name: "val", Nodes: sp.Val}, {Name: "test", Nodes: sp.Test}} {
+			if err := checkNodes(g, fmt.Sprintf("split %d's %s set", s, set.Name), set.Nodes); err != nil {
+				return err
+			}
+		}
+	}
+	for _, set := range g.ExtraTests {
+		if len(set.Nodes) == 0 {
+			return fmt.Errorf("graph %q: extra test set %q is empty", g.Name, set.Name)
+		}
+		if err := checkNodes(g, fmt.Sprintf("extra test set %q", set.Name), set.Nodes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkNodes returns an error naming what and the first node id of nodes outside [0, N).
+func checkNodes(g *datasets.Graph, what string, nodes []int32) error {
+	for _, v := range nodes {
+		if v < 0 || int(v) >= g.NumNodes {
+			return fmt.Errorf("graph %q: %s holds node %d, want [0, %d)", g.Name, what, v, g.NumNodes)
+		}
 	}
 	return nil
 }

@@ -35,6 +35,17 @@ func (t *trainer) run(o trainOptions) (*Result, error) {
 		tests[i], vals[i] = rr.TestAcc, rr.ValAcc
 	}
 	res.TestAccMean, res.TestAccStd = meanStd(tests)
+	for _, set := range t.g.ExtraTests {
+		accs := make([]float64, len(res.PerRun))
+		for i, rr := range res.PerRun {
+			accs[i] = rr.ExtraTestAcc[set.Name]
+		}
+		if res.ExtraTests == nil {
+			res.ExtraTests = map[string]MeanStd{}
+		}
+		m, s := meanStd(accs)
+		res.ExtraTests[set.Name] = MeanStd{Mean: m, Std: s}
+	}
 	res.ValAccMean, _ = meanStd(vals)
 	res.EpochMsMedian = median(epochMillis)
 	res.SecondsTotal = time.Since(start).Seconds()
@@ -99,6 +110,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 		if s.ValAcc > bestVal {
 			bestVal = s.ValAcc
 			rr.BestEpoch, rr.ValAcc, rr.TestAcc = epoch, 100*s.ValAcc, 100*s.TestAcc
+			rr.ExtraTestAcc = t.extraTestAcc(pred)
 			sinceBest = 0
 		} else {
 			sinceBest++
@@ -157,6 +169,18 @@ func (t *trainer) graphArgs() []any {
 		args = append(args, x)
 	}
 	return args
+}
+
+// extraTestAcc returns pred's accuracy in percent on each of the graph's extra test sets, or nil.
+func (t *trainer) extraTestAcc(pred []int32) map[string]float64 {
+	if len(t.g.ExtraTests) == 0 {
+		return nil
+	}
+	acc := make(map[string]float64, len(t.g.ExtraTests))
+	for _, set := range t.g.ExtraTests {
+		acc[set.Name] = 100 * accuracy(pred, t.g.Labels, set.Nodes)
+	}
+	return acc
 }
 
 // trainMask returns the [N, 1] 0/1 mask of split's train nodes.

@@ -2,7 +2,9 @@ package geomix
 
 import (
 	"io"
+	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/geomix-go/geomix/datasets"
@@ -81,6 +83,38 @@ func TestTrainRejectsBadInput(t *testing.T) {
 	g.Labels[3] = 7
 	if _, err := Train(context.New(), testBackend(t), g, "gcn", WithProgress(io.Discard)); err == nil {
 		t.Error("label 7 of 3 classes accepted")
+	}
+	g = tinyGraph()
+	g.ExtraTests = []datasets.NodeSet{{Name: "FR", Nodes: []int32{3, 30}}}
+	if _, err := Train(context.New(), testBackend(t), g, "gcn", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), `extra test set "FR" holds node 30`) {
+		t.Errorf("extra test node 30 of 30 nodes: got %v, want an error naming the set and the node", err)
+	}
+}
+
+// TestExtraTests: accuracies on the graph's extra test sets are taken at each run's selected epoch
+// (a copy of the test set gives the test accuracy, run by run) and summarised over runs.
+func TestExtraTests(t *testing.T) {
+	g := tinyGraph()
+	g.ExtraTests = []datasets.NodeSet{{Name: "test-again", Nodes: g.Splits[0].Test}, {Name: "train-again", Nodes: g.Splits[0].Train}}
+	ctx := context.New()
+	ctx.SetParams(map[string]any{ParamEpochs: 15, ParamRuns: 3, ParamHidden: 8, ParamSeed: 4})
+	res, err := Train(ctx, testBackend(t), g, "geomix1", WithProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var train []float64
+	for _, rr := range res.PerRun {
+		if rr.ExtraTestAcc["test-again"] != rr.TestAcc {
+			t.Errorf("run %d: test-again %v, test %v", rr.Run, rr.ExtraTestAcc["test-again"], rr.TestAcc)
+		}
+		train = append(train, 100*rr.Curve[rr.BestEpoch].TrainAcc)
+	}
+	mean, std := meanStd(train)
+	if got := res.ExtraTests["test-again"]; got.Mean != res.TestAccMean || got.Std != res.TestAccStd {
+		t.Errorf("test-again %+v, want the test accuracy %v ± %v", got, res.TestAccMean, res.TestAccStd)
+	}
+	if got := res.ExtraTests["train-again"]; math.Abs(got.Mean-mean) > 1e-9 || math.Abs(got.Std-std) > 1e-9 {
+		t.Errorf("train-again %+v, want the train accuracy at the selected epochs %v ± %v", got, mean, std)
 	}
 }
 

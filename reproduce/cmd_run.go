@@ -5,7 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/geomix-go/geomix/datasets"
@@ -42,6 +44,8 @@ type runSummary struct {
 	ValAccMean    float64 `json:"val_acc_mean"`
 	EpochMsMedian float64 `json:"epoch_ms_median"`
 	SecondsTotal  float64 `json:"seconds_total"`
+	// ExtraTests holds the accuracy on the data set's extra test sets (twitch-ood: FR, PTBR, RU).
+	ExtraTests map[string]geomix.MeanStd `json:"extra_tests,omitempty"`
 }
 
 // runRun implements `reproduce run --dataset D --method M [--backbone B] [--runs R] [--epochs E]
@@ -119,7 +123,7 @@ func runRun(args []string) error {
 		enc := json.NewEncoder(os.Stdout)
 		return enc.Encode(runSummary{Dataset: name, Method: res.Method, Backbone: res.Backbone, Runs: res.Runs,
 			TestAccMean: res.TestAccMean, TestAccStd: res.TestAccStd, ValAccMean: res.ValAccMean,
-			EpochMsMedian: res.EpochMsMedian, SecondsTotal: res.SecondsTotal})
+			EpochMsMedian: res.EpochMsMedian, SecondsTotal: res.SecondsTotal, ExtraTests: res.ExtraTests})
 	}
 	for _, rr := range res.PerRun {
 		fmt.Printf("Run %02d: best epoch %03d, val %.2f%%, test %.2f%%\n", rr.Run, rr.BestEpoch, rr.ValAcc, rr.TestAcc)
@@ -127,5 +131,8 @@ func runRun(args []string) error {
 	fmt.Printf("%s %s (backbone %s): Test: %.2f ± %.2f%% over %d run(s), Val: %.2f%%, Median time per epoch: %.4fs, total %.1fs\n",
 		name, res.Method, res.Backbone, res.TestAccMean, res.TestAccStd, res.Runs, res.ValAccMean,
 		res.EpochMsMedian/1000, res.SecondsTotal)
+	for _, name := range slices.Sorted(maps.Keys(res.ExtraTests)) {
+		fmt.Printf("  extra test set %s: %.2f ± %.2f%%\n", name, res.ExtraTests[name].Mean, res.ExtraTests[name].Std)
+	}
 	return nil
 }
