@@ -37,7 +37,7 @@ func Catalog() []Entry {
 		{"table2", "table", "Table 2: node classification on 7 benchmarks", "go run ./reproduce table2", Partial,
 			"GloGNN, Mixup, GraphMixup, GraphMix rows not implemented yet"},
 		{"table3", "table", "Table 3: Twitch OOD generalization (FR, PT, RU)", "", NotYet,
-			"paper numbers transcribed; no sweep command yet; our features are 3,170-d, the reference used 128-d"},
+			"paper numbers transcribed; one cell at a time with `reproduce run --dataset twitch-ood --method M` (FR/PTBR/RU accuracies); no sweep command yet; our features are 3,170-d, the reference used 128-d"},
 		{"figure-pileup", "figure", "Figure: Pileup Mitigation OOD generalization", "", NotYet,
 			"ROOT data not obtainable offline; the .tex has no numbers"},
 		{"table4", "table", "Table 4: image (STL10, CIFAR10) and text (20News) classification", "", NotYet,
