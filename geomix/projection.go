@@ -88,9 +88,6 @@ type Projection struct {
 	QBias, KBias        []*Node
 }
 
-// Width is the number of columns of Z.
-func (p Projection) Width() int { return p.InputWidth + 2*p.AttnDim*len(p.QBias) }
-
 // QueryKey returns the QueryKeyFn that reads hop t's queries and keys from the (mixed) Z, plus bias,
 // and returns the rest of Z to mix: the earlier hops' columns are gone by then, so hop t's sit right
 // after the input columns, and they are dropped too, as no later hop reads them. Extra columns after

@@ -35,13 +35,13 @@ func (t *trainer) run(o trainOptions) (*Result, error) {
 		tests[i], vals[i] = rr.TestAcc, rr.ValAcc
 	}
 	res.TestAccMean, res.TestAccStd = meanStd(tests)
+	if len(t.g.ExtraTests) > 0 {
+		res.ExtraTests = make(map[string]MeanStd, len(t.g.ExtraTests))
+	}
 	for _, set := range t.g.ExtraTests {
 		accs := make([]float64, len(res.PerRun))
 		for i, rr := range res.PerRun {
 			accs[i] = rr.ExtraTestAcc[set.Name]
-		}
-		if res.ExtraTests == nil {
-			res.ExtraTests = map[string]MeanStd{}
 		}
 		m, s := meanStd(accs)
 		res.ExtraTests[set.Name] = MeanStd{Mean: m, Std: s}
