@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/geomix-go/geomix/internal/atomicfile"
 	"github.com/geomix-go/geomix/internal/progress"
 )
 
@@ -73,11 +74,9 @@ func (o Options) fetch(f fileSpec) (string, error) {
 	return path, nil
 }
 
-// download fetches f.URL into path atomically (temporary file + rename), verifying size and sha256.
-func (o Options) download(f fileSpec, path string) (err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("datasets: creating the folder for %s: %w", path, err)
-	}
+// download fetches f.URL into path atomically (see atomicfile.Write), verifying size and sha256:
+// a failed or wrong download leaves no file.
+func (o Options) download(f fileSpec, path string) error {
 	resp, err := http.Get(f.URL)
 	if err != nil {
 		return fmt.Errorf("datasets: %w %s: downloading %s: %v", ErrMissing, path, f.URL, err)
@@ -86,16 +85,6 @@ func (o Options) download(f fileSpec, path string) (err error) {
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("datasets: %w %s: downloading %s: HTTP %s", ErrMissing, path, f.URL, resp.Status)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".part-*")
-	if err != nil {
-		return fmt.Errorf("datasets: creating a temporary file for %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
 	total := resp.ContentLength
 	if total <= 0 {
 		total = f.Size
@@ -103,24 +92,24 @@ func (o Options) download(f fileSpec, path string) (err error) {
 	if total <= 0 {
 		total = -1
 	}
-	bar := progress.New(o.progress(), total, "download "+f.Path, true)
-	hash := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, hash, bar), resp.Body)
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		bar := progress.New(o.progress(), total, "download "+f.Path, true)
+		hash := sha256.New()
+		n, err := io.Copy(io.MultiWriter(w, hash, bar), resp.Body)
+		if err != nil {
+			return fmt.Errorf("downloading %s from %s: %w", f.Path, f.URL, err)
+		}
+		_ = bar.Finish()
+		if f.Size > 0 && n != f.Size {
+			return fmt.Errorf("downloaded %s from %s has %d bytes, expected %d", f.Path, f.URL, n, f.Size)
+		}
+		if got := hex.EncodeToString(hash.Sum(nil)); f.SHA256 != "" && got != f.SHA256 {
+			return fmt.Errorf("downloaded %s from %s has sha256 %s, expected %s", f.Path, f.URL, got, f.SHA256)
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("datasets: downloading %s from %s: %w", f.Path, f.URL, err)
-	}
-	_ = bar.Finish()
-	if f.Size > 0 && n != f.Size {
-		return fmt.Errorf("datasets: downloaded %s from %s has %d bytes, expected %d", f.Path, f.URL, n, f.Size)
-	}
-	if got := hex.EncodeToString(hash.Sum(nil)); f.SHA256 != "" && got != f.SHA256 {
-		return fmt.Errorf("datasets: downloaded %s from %s has sha256 %s, expected %s", f.Path, f.URL, got, f.SHA256)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("datasets: writing %s: %w", tmp.Name(), err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("datasets: moving the download into %s: %w", path, err)
+		return fmt.Errorf("datasets: %w", err)
 	}
 	return nil
 }

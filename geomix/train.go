@@ -19,8 +19,9 @@ import (
 type Option func(*trainOptions)
 
 type trainOptions struct {
-	progress io.Writer
-	onEpoch  func(run int, s EpochStats)
+	progress   io.Writer
+	onEpoch    func(run int, s EpochStats)
+	checkpoint string
 }
 
 // WithProgress sends the progress bar to w (default os.Stderr; io.Discard silences it).
@@ -30,6 +31,14 @@ func WithProgress(w io.Writer) Option { return func(o *trainOptions) { o.progres
 func WithEpochCallback(fn func(run int, s EpochStats)) Option {
 	return func(o *trainOptions) { o.onEpoch = fn }
 }
+
+// WithCheckpoint keeps Train's state between runs in the file at path, so that a Train stopped
+// mid-way (killed, failed) resumes at the run it was in, with the numbers an uninterrupted Train gives:
+// at the start of every run after the first, path is rewritten atomically with the finished runs, the
+// context's variables (the run's fresh parameters, Adam's carried state, the RNG) and the host RNG.
+// A Train finding a checkpoint at path continues from it, or fails if it was written for another
+// data set, method, graph or hyper-parameters. The caller deletes path once it has the Result.
+func WithCheckpoint(path string) Option { return func(o *trainOptions) { o.checkpoint = path } }
 
 // Train runs method (see MethodNames) on g for ParamRuns runs with the hyper-parameters in ctx
 // (defaults: the reference's argparse defaults; see ApplyPreset for the scripts' values) and returns
@@ -66,7 +75,11 @@ type trainer struct {
 	runs      int
 	patience  int
 	resetAdam bool
-	rng       *rand.Rand
+	// pcg is the source of rng, kept to save and restore its state (see WithCheckpoint).
+	pcg *rand.PCG
+	rng *rand.Rand
+	// loader, while set, hands a checkpoint's values to the variables the first step creates.
+	loader *snapshotLoader
 
 	// stepExec evaluates the parameters and then updates them; evalExec only evaluates.
 	stepExec, evalExec *context.Exec
@@ -201,7 +214,8 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	}
 	t := &trainer{ctx: rctx, backend: backend, g: g, method: method, backbone: backboneName, model: m, params: params,
 		epochs: params[ParamEpochs].(int), runs: params[ParamRuns].(int), patience: params[ParamPatience].(int),
-		resetAdam: params[ParamResetAdam].(bool), rng: rand.New(rand.NewPCG(uint64(seed), 0x6765306d6978))}
+		resetAdam: params[ParamResetAdam].(bool), pcg: rand.NewPCG(uint64(seed), 0x6765306d6978)}
+	t.rng = rand.New(t.pcg)
 	if t.epochs < 1 || t.runs < 1 {
 		return nil, fmt.Errorf("want %s >= 1 and %s >= 1, got %d and %d", ParamEpochs, ParamRuns, t.epochs, t.runs)
 	}

@@ -12,22 +12,51 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
-// run trains all runs and summarises them.
+// run trains all runs and summarises them, from o.checkpoint's run if there is one.
 func (t *trainer) run(o trainOptions) (*Result, error) {
 	start := time.Now()
-	bar := progress.New(o.progress, int64(t.runs*t.epochs), fmt.Sprintf("%s/%s epochs", t.g.Name, t.method), false)
-	defer func() { _ = bar.Finish() }()
 	res := &Result{Dataset: t.g.Name, Method: t.method, Backbone: t.backbone, Runs: t.runs, Params: t.params}
-	var epochMillis []float64
-	for r := range t.runs {
+	first, earlier := 0, 0.0
+	if o.checkpoint != "" {
+		h, err := t.resume(o.checkpoint)
+		if err != nil {
+			return nil, err
+		}
+		if h != nil {
+			first, earlier, res.PerRun = h.NextRun, h.Seconds, h.Runs
+			if o.progress != nil {
+				fmt.Fprintf(o.progress, "%s/%s: resuming at run %d of %d from %s\n", t.g.Name, t.method, first+1, t.runs, o.checkpoint)
+			}
+		}
+	}
+	desc := fmt.Sprintf("%s/%s epochs", t.g.Name, t.method)
+	if first > 0 { // count only this call's epochs, so that the ETA holds
+		desc += fmt.Sprintf(" of runs %d-%d", first+1, t.runs)
+	}
+	bar := progress.New(o.progress, int64((t.runs-first)*t.epochs), desc, false)
+	defer func() { _ = bar.Finish() }()
+	for r := first; r < t.runs; r++ {
+		if r > first {
+			if err := t.resetForRun(); err != nil {
+				return nil, fmt.Errorf("%s/%s run %d: re-initialising the model: %w", t.g.Name, t.method, r, err)
+			}
+			if o.checkpoint != "" {
+				if err := t.saveCheckpoint(o.checkpoint, r, res.PerRun, earlier+time.Since(start).Seconds()); err != nil {
+					return nil, fmt.Errorf("%s/%s run %d: %w", t.g.Name, t.method, r, err)
+				}
+			}
+		}
 		rr, err := t.oneRun(r, bar, o)
 		if err != nil {
 			return nil, fmt.Errorf("%s/%s run %d: %w", t.g.Name, t.method, r, err)
 		}
+		res.PerRun = append(res.PerRun, *rr)
+	}
+	var epochMillis []float64
+	for _, rr := range res.PerRun {
 		for _, s := range rr.Curve {
 			epochMillis = append(epochMillis, s.Millis)
 		}
-		res.PerRun = append(res.PerRun, *rr)
 	}
 	tests := make([]float64, len(res.PerRun))
 	vals := make([]float64, len(res.PerRun))
@@ -48,7 +77,7 @@ func (t *trainer) run(o trainOptions) (*Result, error) {
 	}
 	res.ValAccMean, _ = meanStd(vals)
 	res.EpochMsMedian = median(epochMillis)
-	res.SecondsTotal = time.Since(start).Seconds()
+	res.SecondsTotal = earlier + time.Since(start).Seconds()
 	return res, nil
 }
 
@@ -68,7 +97,7 @@ func (t *trainer) resetForRun() error {
 	return t.ctx.InitializeVariables(t.backend, nil)
 }
 
-// oneRun trains run r from fresh parameters and returns its curve and selected epoch.
+// oneRun trains run r from the current (fresh) parameters and returns its curve and selected epoch.
 //
 // A step evaluates the parameters and then applies the next update, so epoch e's evaluation (after
 // update e) usually comes from the step that applies update e+1, sharing its input projection.
@@ -76,11 +105,6 @@ func (t *trainer) resetForRun() error {
 // from an evaluation-only call, so no update runs that the authors' loop would not run: Adam's state
 // carries into the next run. The numbers are those of update-then-evaluate, epoch by epoch.
 func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, error) {
-	if r > 0 {
-		if err := t.resetForRun(); err != nil {
-			return nil, fmt.Errorf("re-initialising the model: %w", err)
-		}
-	}
 	splitIdx := r % len(t.g.Splits)
 	split := t.g.Splits[splitIdx]
 	maskT := t.trainMask(split)
@@ -145,6 +169,13 @@ func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []i
 	out, err := t.stepExec.Exec(append(t.graphArgs(), t.trainValues, t.oneHot, maskT, perm)...)
 	if err != nil {
 		return 0, nil, fmt.Errorf("epoch %d, training step: %w", epoch, err)
+	}
+	if t.loader != nil { // the step created every variable: were they all in the checkpoint?
+		err, t.loader = t.loader.check(), nil
+		t.ctx.SetLoader(nil)
+		if err != nil {
+			return 0, nil, err
+		}
 	}
 	loss = float64(tensors.ToScalar[float32](out[0]))
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {

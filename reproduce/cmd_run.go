@@ -49,7 +49,7 @@ type runSummary struct {
 }
 
 // runRun implements `reproduce run --dataset D --method M [--backbone B] [--runs R] [--epochs E]
-// [--seed S] [--data DIR] [--json] [--set param=value ...]`.
+// [--seed S] [--data DIR] [--json] [--checkpoint FILE] [--set param=value ...]`.
 func runRun(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	dataset := fs.String("dataset", autoDataset, "data set ("+autoDataset+": cora when its files are in the data root or can be downloaded, else synthetic): "+strings.Join(datasets.Names(), ", "))
@@ -60,6 +60,7 @@ func runRun(args []string) error {
 	seed := fs.Int("seed", 0, "seed (default: the preset's, 123 or 42)")
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a text line")
+	checkpoint := fs.String("checkpoint", "", "keep the state between runs in this file: the same command, rerun after an interruption, resumes at the run it was in (the file is deleted at the end)")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a hyper-parameter, repeatable: "+strings.Join(geomix.ParamNames(), ", "))
 	if err := fs.Parse(args); err != nil {
@@ -105,15 +106,24 @@ func runRun(args []string) error {
 	if name == autoDataset {
 		name = "cora"
 	}
-	res, err := geomix.TrainPreset(ctx, backend, name, *method, data)
+	var opts []geomix.Option
+	if *checkpoint != "" {
+		opts = append(opts, geomix.WithCheckpoint(*checkpoint))
+	}
+	res, err := geomix.TrainPreset(ctx, backend, name, *method, data, opts...)
 	if *dataset == autoDataset && errors.Is(err, datasets.ErrMissing) {
 		fmt.Fprintf(os.Stderr, "note: Cora is not in the data root %s and cannot be downloaded (%v):\n"+
 			"      training on the embedded synthetic data set instead (see README, 'Data')\n", *dataDir, err)
 		name = "synthetic"
-		res, err = geomix.TrainPreset(ctx, backend, name, *method, data)
+		res, err = geomix.TrainPreset(ctx, backend, name, *method, data, opts...)
 	}
 	if err != nil {
 		return err
+	}
+	if *checkpoint != "" {
+		if err := os.Remove(*checkpoint); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
 	}
 	fmt.Fprintf(os.Stderr, "preset: %s\n", res.Preset)
 	if res.DataNotes != "" {

@@ -20,10 +20,10 @@ func withRunner(t *testing.T, r tables.CellRunner) {
 
 // countingRunner returns every run at 70% accuracy and counts its calls.
 func countingRunner(calls *int) tables.CellRunner {
-	return func(dataset, method string, runs int, quick bool) (*geomix.Result, error) {
+	return func(c tables.Cell) (*geomix.Result, error) {
 		*calls++
-		res := &geomix.Result{Dataset: dataset, Method: method, Runs: runs, TestAccMean: 70}
-		for i := range runs {
+		res := &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: c.Runs, TestAccMean: 70}
+		for i := range c.Runs {
 			res.PerRun = append(res.PerRun, geomix.RunResult{Run: i, TestAcc: 70})
 		}
 		return res, nil

@@ -12,12 +12,12 @@ import (
 	"hash/fnv"
 	"html"
 	"html/template"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/geomix-go/geomix/internal/atomicfile"
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/go-echarts/go-echarts/v2/render"
@@ -122,31 +122,15 @@ func (c *Chart) HTML() ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// Save writes the standalone page (see HTML) to path atomically: a temporary file in the same
-// folder, renamed over path.
+// Save writes the standalone page (see HTML) to path atomically (see atomicfile.Write), creating
+// its folder if needed.
 func (c *Chart) Save(path string) error {
 	page, err := c.HTML()
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("viz: saving chart %q: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(page); err != nil {
-		tmp.Close()
-		return fmt.Errorf("viz: writing %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("viz: chmod %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("viz: closing %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("viz: renaming %s to %s: %w", tmp.Name(), path, err)
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(page); return err }); err != nil {
+		return fmt.Errorf("viz: saving chart: %w", err)
 	}
 	return nil
 }

@@ -299,8 +299,15 @@ func TestSaveWritesAtomically(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("%d files in the folder after Save, want 1 (no temporary left)", len(entries))
 	}
-	if err := c.Save(filepath.Join(dir, "missing", "acc.html")); err == nil {
-		t.Error("Save into a missing folder: no error")
+	if err := c.Save(filepath.Join(dir, "new", "acc.html")); err != nil {
+		t.Errorf("Save into a new folder: %v", err)
+	}
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(filepath.Join(blocker, "acc.html")); err == nil || !strings.Contains(err.Error(), blocker) {
+		t.Errorf("Save below a file: got %v, want an error naming %s", err, blocker)
 	}
 }
 

@@ -15,19 +15,23 @@ import (
 const QuickEpochs = 50
 
 // PresetCells returns the CellRunner of the table commands and notebooks: geomix.TrainPreset (the
-// authors' script preset for (dataset, method)) with the cell's runs, and QuickEpochs epochs when
+// authors' script preset for (dataset, method)) with the cell's runs and checkpoint, and QuickEpochs epochs when
 // quick, on backend, reading data with data. Notes on where a data set differs from the paper's go
 // to notes (nil: discarded); they are also kept in each Result.
 func PresetCells(backend backends.Backend, data datasets.Options, notes io.Writer) CellRunner {
-	return func(dataset, method string, runs int, quick bool) (*geomix.Result, error) {
+	return func(c Cell) (*geomix.Result, error) {
 		ctx := context.New()
-		ctx.SetParam(geomix.ParamRuns, runs)
-		if quick {
+		ctx.SetParam(geomix.ParamRuns, c.Runs)
+		if c.Quick {
 			ctx.SetParam(geomix.ParamEpochs, QuickEpochs)
 		}
-		res, err := geomix.TrainPreset(ctx, backend, dataset, method, data)
+		var opts []geomix.Option
+		if c.Checkpoint != "" {
+			opts = append(opts, geomix.WithCheckpoint(c.Checkpoint))
+		}
+		res, err := geomix.TrainPreset(ctx, backend, c.Dataset, c.Method, data, opts...)
 		if err == nil && res.DataNotes != "" && notes != nil {
-			fmt.Fprintf(notes, "note on %s: %s\n", dataset, res.DataNotes)
+			fmt.Fprintf(notes, "note on %s: %s\n", c.Dataset, res.DataNotes)
 		}
 		return res, err
 	}

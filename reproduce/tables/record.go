@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/internal/atomicfile"
 )
 
 // Record is one finished cell as stored in DIR/<table>/<dataset>-<method>.json: the keys of
@@ -43,6 +44,12 @@ type Record struct {
 // RecordPath is where the cell (dataset, method) of table is stored under dir.
 func RecordPath(dir, table, dataset, method string) string {
 	return filepath.Join(dir, table, dataset+"-"+method+".json")
+}
+
+// CheckpointPath is where a sweep over dir keeps the state of cell (dataset, method) of table
+// between its runs (Cell.Checkpoint): dir/<table>/<dataset>-<method>.ckpt, beside its record.
+func CheckpointPath(dir, table, dataset, method string) string {
+	return filepath.Join(dir, table, dataset+"-"+method+".ckpt")
 }
 
 // newRecord wraps a runner's result for cell (dataset, method) of table. It checks that the result
@@ -102,7 +109,7 @@ func writeRecord(path string, r *Record) error {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
 	data = append(data, '\n')
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

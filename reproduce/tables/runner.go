@@ -11,12 +11,25 @@ import (
 	"time"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/internal/atomicfile"
 )
 
-// CellRunner trains one cell: method on dataset, runs independent runs, and returns their summary.
-// quick asks for a short, non-paper protocol (few epochs); its meaning is the runner's. A runner
-// must return exactly runs runs for the requested dataset and method.
-type CellRunner func(dataset, method string, runs int, quick bool) (*geomix.Result, error)
+// Cell is one (dataset, method) of a table for a CellRunner to train.
+type Cell struct {
+	Dataset, Method string
+	// Runs is the number of independent runs to train.
+	Runs int
+	// Quick asks for a short, non-paper protocol (few epochs); its meaning is the runner's.
+	Quick bool
+	// Checkpoint is the file where the runner keeps its state between runs (geomix.WithCheckpoint),
+	// so that an interrupted cell resumes at the run it was in; the sweep deletes it once the cell's
+	// record is written. "" (quick cells) means none.
+	Checkpoint string
+}
+
+// CellRunner trains one cell and returns the summary of its runs. A runner must return exactly
+// c.Runs runs for c.Dataset and c.Method.
+type CellRunner func(c Cell) (*geomix.Result, error)
 
 // Options configure a sweep over a table's cells. The zero value runs every cell of the table with
 // the paper's number of runs into "results/".
@@ -62,12 +75,11 @@ type Sweep struct {
 	ReportPath string
 }
 
-// cell is one (dataset, method) to run with its number of runs.
+// cell is one Cell of a sweep with its record's path.
 type cell struct {
-	dataset, method string
-	runs            int
-	path            string
-	skip            bool
+	Cell
+	path string
+	skip bool
 	// shared is another table's record of the same cell, retargeted to this table (SharedFrom
 	// set), written instead of training.
 	shared *Record
@@ -75,7 +87,8 @@ type cell struct {
 
 // Run runs every selected cell of spec through runner, one after the other, writing each finished
 // cell atomically to OutDir/<table>/<dataset>-<method>.json. Cells with a record of the same runs
-// and quick setting are skipped unless Force, so an interrupted sweep resumes where it stopped. A
+// and quick setting are skipped unless Force, so an interrupted sweep resumes where it stopped; an
+// interrupted cell resumes at its run from its checkpoint (CheckpointPath), which Force deletes. A
 // failing cell does not stop the sweep: the other cells still run, and Run returns an error naming
 // every failed cell after it rendered OutDir/<table>.md (also atomically) from all records on disk.
 func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
@@ -103,7 +116,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	sweep := &Sweep{}
 	start := time.Now()
 	for i, c := range cells {
-		prefix := fmt.Sprintf("%s cell %d of %d, %s/%s", table, i+1, len(cells), c.dataset, c.method)
+		prefix := fmt.Sprintf("%s cell %d of %d, %s/%s", table, i+1, len(cells), c.Dataset, c.Method)
 		if c.skip {
 			sweep.Skipped++
 			fmt.Fprintf(progress, "%s: finished earlier (%s), skipped\n", prefix, c.path)
@@ -111,7 +124,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 		}
 		if c.shared != nil {
 			if err := writeRecord(c.path, c.shared); err != nil {
-				sweep.Failed = append(sweep.Failed, CellError{Dataset: c.dataset, Method: c.method, Err: err})
+				sweep.Failed = append(sweep.Failed, CellError{Dataset: c.Dataset, Method: c.Method, Err: err})
 				fmt.Fprintf(progress, "%s: FAILED: %v\n", prefix, err)
 				continue
 			}
@@ -120,11 +133,11 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 			continue
 		}
 		fmt.Fprintf(progress, "%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n",
-			prefix, c.runs, opts.Quick, roundDuration(time.Since(start)), eta(time.Since(start), sweep.Ran+len(sweep.Failed), toRun))
+			prefix, c.Runs, opts.Quick, roundDuration(time.Since(start)), eta(time.Since(start), sweep.Ran+len(sweep.Failed), toRun))
 		cellStart := time.Now()
 		rec, err := opts.runCell(runner, table, c)
 		if err != nil {
-			sweep.Failed = append(sweep.Failed, CellError{Dataset: c.dataset, Method: c.method, Err: err})
+			sweep.Failed = append(sweep.Failed, CellError{Dataset: c.Dataset, Method: c.Method, Err: err})
 			fmt.Fprintf(progress, "%s: FAILED after %s: %v\n", prefix, roundDuration(time.Since(cellStart)), err)
 			continue
 		}
@@ -143,7 +156,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	}
 	sweep.Report = report
 	sweep.ReportPath = ReportPath(opts.OutDir, table)
-	if err := writeFileAtomic(sweep.ReportPath, func(w io.Writer) error {
+	if err := atomicfile.Write(sweep.ReportPath, func(w io.Writer) error {
 		_, err := io.WriteString(w, report.Markdown())
 		return err
 	}); err != nil {
@@ -171,7 +184,10 @@ func (o Options) plan(table string, datasets, methods []string, progress io.Writ
 			}
 		}
 		for _, m := range methods {
-			c := cell{dataset: d, method: m, runs: runs, path: RecordPath(o.OutDir, table, d, m)}
+			c := cell{Cell: Cell{Dataset: d, Method: m, Runs: runs, Quick: o.Quick}, path: RecordPath(o.OutDir, table, d, m)}
+			if !o.Quick { // quick cells are short, and must not meet a full cell's checkpoint
+				c.Checkpoint = CheckpointPath(o.OutDir, table, d, m)
+			}
 			if !o.Force {
 				if r, err := readCell(c.path, table, d, m); err == nil && r.Runs == runs && r.Quick == o.Quick {
 					c.skip = true
@@ -194,11 +210,11 @@ func (o Options) plan(table string, datasets, methods []string, progress io.Writ
 // sameCellElsewhere returns another table's record under OutDir of cell c (its dataset and method
 // with c's runs and quick setting) as a record of table with SharedFrom set to its path, or nil.
 func (o Options) sameCellElsewhere(table string, c cell) *Record {
-	others, _ := filepath.Glob(filepath.Join(o.OutDir, "*", c.dataset+"-"+c.method+".json"))
+	others, _ := filepath.Glob(filepath.Join(o.OutDir, "*", c.Dataset+"-"+c.Method+".json"))
 	for _, path := range others {
 		r, err := ReadRecord(path)
-		if err == nil && r.Table != table && r.SharedFrom == "" && r.Dataset == c.dataset && r.Method == c.method &&
-			r.Runs == c.runs && r.Quick == o.Quick {
+		if err == nil && r.Table != table && r.SharedFrom == "" && r.Dataset == c.Dataset && r.Method == c.Method &&
+			r.Runs == c.Runs && r.Quick == o.Quick {
 			r.Table, r.SharedFrom = table, path
 			return r
 		}
@@ -209,18 +225,32 @@ func (o Options) sameCellElsewhere(table string, c cell) *Record {
 // runCell runs one cell and stores its record atomically.
 func (o Options) runCell(runner CellRunner, table string, c cell) (*Record, error) {
 	start := time.Now()
-	res, err := callRunner(runner, c.dataset, c.method, c.runs, o.Quick)
+	if o.Force && c.Checkpoint != "" {
+		if err := os.Remove(c.Checkpoint); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	res, err := callRunner(runner, c.Cell)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := newRecord(table, c.dataset, c.method, c.runs, o.Quick, res)
+	rec, err := newRecord(table, c.Dataset, c.Method, c.Runs, o.Quick, res)
 	if err != nil {
 		return nil, err
 	}
 	rec.Command, rec.GitRevision = o.Command, o.GitRevision
 	rec.WallSeconds = time.Since(start).Seconds()
 	rec.FinishedAt = time.Now().UTC()
-	return rec, writeRecord(c.path, rec)
+	if err := writeRecord(c.path, rec); err != nil {
+		return nil, err
+	}
+	if c.Checkpoint == "" {
+		return rec, nil
+	}
+	if err := os.Remove(c.Checkpoint); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("cell finished, but its checkpoint stays: %w", err)
+	}
+	return rec, nil
 }
 
 // selection returns the data sets and methods to run, in the table's order, after checking that
@@ -259,13 +289,13 @@ func (o Options) selection(spec *Spec) (datasets, methods []string, err error) {
 }
 
 // callRunner calls runner, turning a panic (e.g. a GoMLX shape error) into an error for this cell.
-func callRunner(runner CellRunner, dataset, method string, runs int, quick bool) (res *geomix.Result, err error) {
+func callRunner(runner CellRunner, c Cell) (res *geomix.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = nil, fmt.Errorf("runner panicked: %v", p)
 		}
 	}()
-	return runner(dataset, method, runs, quick)
+	return runner(c)
 }
 
 // eta estimates the remaining time from the mean duration of the done cells among total to run.

@@ -16,15 +16,17 @@ import (
 )
 
 // fakeRunner returns results whose every run has accuracy means[dataset/method] (default 50) and
-// counts its calls per cell.
+// counts its calls per cell. Like a real runner it leaves a checkpoint file when a cell fails, and it
+// records whether the cell's checkpoint existed when it was called.
 type fakeRunner struct {
-	means map[string]float64
-	calls map[string]int
-	fail  map[string]bool // cells that return an error
+	means   map[string]float64
+	calls   map[string]int
+	fail    map[string]bool // cells that return an error
+	resumed map[string]bool // cells whose checkpoint existed at the call
 }
 
 func newFake(means map[string]float64) *fakeRunner {
-	return &fakeRunner{means: means, calls: map[string]int{}, fail: map[string]bool{}}
+	return &fakeRunner{means: means, calls: map[string]int{}, fail: map[string]bool{}, resumed: map[string]bool{}}
 }
 
 func (f *fakeRunner) total() int {
@@ -35,10 +37,19 @@ func (f *fakeRunner) total() int {
 	return n
 }
 
-func (f *fakeRunner) run(dataset, method string, runs int, quick bool) (*geomix.Result, error) {
+func (f *fakeRunner) run(c Cell) (*geomix.Result, error) {
+	dataset, method, runs := c.Dataset, c.Method, c.Runs
 	key := dataset + "/" + method
 	f.calls[key]++
+	if _, err := os.Stat(c.Checkpoint); c.Checkpoint != "" && err == nil {
+		f.resumed[key] = true
+	}
 	if f.fail[key] {
+		if c.Checkpoint != "" {
+			if err := os.WriteFile(c.Checkpoint, []byte("state after run 1"), 0o644); err != nil {
+				return nil, err
+			}
+		}
 		return nil, fmt.Errorf("fake failure of %s", key)
 	}
 	mean, ok := f.means[key]
@@ -149,7 +160,8 @@ func TestRunWritesEveryCell(t *testing.T) {
 }
 
 // TestRunResumes interrupts a sweep (one failing cell) and checks the rerun calls only that cell,
-// a third run calls nothing, and Force or other runs/quick settings rerun.
+// with the checkpoint the failed call left (deleted once the cell is done), a third run calls
+// nothing, and Force (without the checkpoint) or other runs/quick settings rerun.
 func TestRunResumes(t *testing.T) {
 	dir := t.TempDir()
 	fake := newFake(nil)
@@ -169,6 +181,10 @@ func TestRunResumes(t *testing.T) {
 	if _, err := os.Stat(RecordPath(dir, "table5", "citeseer", "randommix")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a failed cell left a record: %v", err)
 	}
+	checkpoint := CheckpointPath(dir, "table5", "citeseer", "randommix")
+	if _, err := os.Stat(checkpoint); err != nil {
+		t.Errorf("the failed cell's checkpoint is gone: %v", err)
+	}
 
 	resumed := newFake(nil)
 	var progress strings.Builder
@@ -180,6 +196,9 @@ func TestRunResumes(t *testing.T) {
 	}
 	if err != nil || resumed.total() != 1 || resumed.calls["citeseer/randommix"] != 1 || sweep.Skipped != 11 {
 		t.Fatalf("resume: err %v, calls %v, skipped %d; want only citeseer/randommix", err, resumed.calls, sweep.Skipped)
+	}
+	if _, err := os.Stat(checkpoint); !resumed.resumed["citeseer/randommix"] || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("resume: checkpoint seen %v, stat after the cell %v; want it handed to the runner, then deleted", resumed.resumed, err)
 	}
 	again := newFake(nil)
 	if _, err := Run(table5(t), again.run, testOptions(dir)); err != nil || again.total() != 0 {
@@ -195,40 +214,16 @@ func TestRunResumes(t *testing.T) {
 		o := testOptions(dir)
 		o.Methods = []string{"gcn"}
 		mod(&o)
+		stale := CheckpointPath(dir, "table5", "cora", "gcn")
+		if err := os.WriteFile(stale, []byte("old state"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := Run(table5(t), f.run, o); err != nil || f.total() != 3 {
 			t.Errorf("%s: err %v, calls %v; want all 3 gcn cells rerun", name, err, f.calls)
 		}
-	}
-}
-
-// TestWriteAtomicInterrupted checks that a write failing half-way leaves neither a half file nor a
-// temporary file, and keeps the previous complete file.
-func TestWriteAtomicInterrupted(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "table5", "cora-gcn.json")
-	half := func(w io.Writer) error {
-		if _, err := io.WriteString(w, `{"dataset": "co`); err != nil {
-			return err
+		if name != "runs" && f.resumed["cora/gcn"] {
+			t.Errorf("%s: the runner was handed the old checkpoint", name)
 		}
-		return errors.New("interrupted")
-	}
-	if err := writeFileAtomic(path, half); err == nil || !strings.Contains(err.Error(), "interrupted") {
-		t.Fatalf("err = %v, want the write error", err)
-	}
-	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 0 {
-		t.Fatalf("an interrupted write left %v", entries)
-	}
-	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "complete"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeFileAtomic(path, half); err == nil {
-		t.Fatal("interrupted rewrite returned no error")
-	}
-	if got, _ := os.ReadFile(path); string(got) != "complete" {
-		t.Errorf("interrupted rewrite changed the file to %q", got)
-	}
-	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
-		t.Errorf("interrupted rewrite left %v", entries)
 	}
 }
 
@@ -261,7 +256,8 @@ func TestRunRerunsDamagedRecord(t *testing.T) {
 
 // TestRunCellErrors checks that a panicking runner and inconsistent results fail only their cell.
 func TestRunCellErrors(t *testing.T) {
-	runner := func(dataset, method string, runs int, quick bool) (*geomix.Result, error) {
+	runner := func(c Cell) (*geomix.Result, error) {
+		dataset, method, runs := c.Dataset, c.Method, c.Runs
 		switch method {
 		case "gcn":
 			panic("shape mismatch [2708, 16] vs [16]")
@@ -270,7 +266,7 @@ func TestRunCellErrors(t *testing.T) {
 		case "randommix":
 			return &geomix.Result{Dataset: dataset, Method: method, Runs: runs - 1}, nil
 		}
-		return newFake(nil).run(dataset, method, runs, quick)
+		return newFake(nil).run(c)
 	}
 	o := testOptions(t.TempDir())
 	o.Datasets = []string{"cora"}

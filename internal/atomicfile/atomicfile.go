@@ -1,4 +1,5 @@
-package tables
+// Package atomicfile writes files so that readers never see a partial one.
+package atomicfile
 
 import (
 	"fmt"
@@ -7,10 +8,10 @@ import (
 	"path/filepath"
 )
 
-// writeFileAtomic writes path through a temporary file in the same directory that is renamed over
+// Write writes path through a temporary file in the same directory that is renamed over
 // path only after write succeeded and the data reached the disk: readers see the old file or the
 // complete new one, never a partial one. On any error the temporary file is removed.
-func writeFileAtomic(path string, write func(w io.Writer) error) (err error) {
+func Write(path string, write func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating directory for %s: %w", path, err)
