@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/geomix-go/geomix/internal/atomicfile"
@@ -109,6 +110,22 @@ func readCheckpoint(path string) (*checkpointHeader, map[variableName]*tensors.T
 		values[name] = value
 	}
 	return &h, values, nil
+}
+
+// CheckpointProgress reads the checkpoint at path (see WithCheckpoint) and returns how many runs
+// of how many it holds as finished, and for which data set and method.
+func CheckpointProgress(path string) (dataset, method string, finished, runs int, err error) {
+	h, _, err := readCheckpoint(path)
+	if err == nil && h == nil {
+		err = fmt.Errorf("no checkpoint at %s: %w", path, os.ErrNotExist)
+	}
+	if err != nil {
+		return "", "", 0, 0, err
+	}
+	if runs, err = strconv.Atoi(h.Params[ParamRuns]); err != nil {
+		return "", "", 0, 0, fmt.Errorf("checkpoint %s: %s = %q: %w", path, ParamRuns, h.Params[ParamRuns], err)
+	}
+	return h.Dataset, h.Method, len(h.Runs), runs, nil
 }
 
 // mismatch describes how checkpoint h differs from what t would write, or returns "" if it matches.

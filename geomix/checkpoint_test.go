@@ -75,6 +75,9 @@ func TestCheckpointRefusesOtherTraining(t *testing.T) {
 	if _, err := Train(checkpointCtx(3, 0.01), testBackend(t), tinyGraph(), "geomix1", WithProgress(io.Discard), WithCheckpoint(path)); err != nil {
 		t.Fatal(err)
 	}
+	if d, m, done, runs, err := CheckpointProgress(path); d != "tiny" || m != "geomix1" || done != 2 || runs != 3 || err != nil {
+		t.Errorf("CheckpointProgress = %s/%s %d of %d, %v; want tiny/geomix1 2 of 3", d, m, done, runs, err)
+	}
 	for _, c := range []struct {
 		ctx    *context.Context
 		method string

@@ -10,12 +10,15 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/geomix-go/geomix/geomix"
 )
 
 // Row statuses of a Report.
 const (
 	StatusOK             = "ok"
 	StatusNotRun         = "not run"
+	StatusInProgress     = "in progress"
 	StatusNotImplemented = "not implemented yet"
 	StatusFailed         = "failed"
 	StatusUnreadable     = "unreadable record"
@@ -42,6 +45,8 @@ type Row struct {
 	PaperRelChange *float64 `json:"paper_rel_change,omitempty"`
 	// Error says why a cell failed or its record could not be read.
 	Error string `json:"error,omitempty"`
+	// Progress says how far an in-progress cell is.
+	Progress string `json:"progress,omitempty"`
 }
 
 // Report is a table's comparison of our results with the paper's: one row per (dataset, method) of
@@ -74,7 +79,8 @@ func Flagged(ours, paper Stat) bool {
 }
 
 // LoadReport reads the stored cells of table (e.g. "table2") under dir (e.g. "results") and returns
-// the comparison with the paper. Cells without a record are "not run"; records that cannot be read
+// the comparison with the paper. Cells without a record are "not run", or "in progress" with a
+// checkpoint (CheckpointPath); records that cannot be read
 // are reported as such in their row, so one damaged file does not hide the others. Paper tables the
 // toolkit cannot run yet (table3, table4) give the paper's numbers with every row "not implemented
 // yet".
@@ -107,6 +113,9 @@ func LoadReport(dir, table string) (*Report, error) {
 				row.Status = StatusNotImplemented
 			case errors.Is(err, os.ErrNotExist):
 				row.Status = StatusNotRun
+				if cd, cm, done, runs, err := geomix.CheckpointProgress(CheckpointPath(dir, p.ID, d, m)); err == nil && cd == d && cm == m {
+					row.Status, row.Progress = StatusInProgress, fmt.Sprintf("%d of %d runs finished (checkpoint); the same command resumes it", done, runs)
+				}
 			case err != nil:
 				row.Status, row.Error = StatusUnreadable, err.Error()
 			default:
@@ -196,6 +205,8 @@ func (r *Report) Markdown() string {
 			}
 		} else if row.Error != "" {
 			ours += ": " + strings.ReplaceAll(row.Error, "|", "\\|")
+		} else if row.Progress != "" {
+			ours += ": " + row.Progress
 		}
 		cols := []string{DatasetNames[row.Dataset], MethodNames[row.Method], ours, stat(row.Paper), signed(row.Diff, "%+.2f"), ""}
 		if row.Flagged {

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
 // fakeRunner returns results whose every run has accuracy means[dataset/method] (default 50) and
@@ -463,5 +465,44 @@ func TestRunSharesIdenticalCells(t *testing.T) {
 	again := newFake(nil)
 	if _, err := Run(table5(t), again.run, o); err != nil || again.calls["cora/gcn"] != 1 {
 		t.Fatalf("runs=2: err %v, calls %v; want cora/gcn trained", err, again.calls)
+	}
+}
+
+// TestLoadReportInProgress: a cell without a record but with its checkpoint (here a real one of a
+// 2-of-3-runs training relabelled as Table 5's cora/gcn) is "in progress" with its run count; a
+// checkpoint of another cell is ignored.
+func TestLoadReportInProgress(t *testing.T) {
+	dir := t.TempDir()
+	g, err := datasets.Load("synthetic", datasets.Options{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Name = "cora"
+	backend, err := geomix.NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.New()
+	ctx.SetParams(map[string]any{geomix.ParamRuns: 3, geomix.ParamEpochs: 2})
+	checkpoint := CheckpointPath(dir, "table5", "cora", "gcn")
+	if _, err := geomix.Train(ctx, backend, g, "gcn", geomix.WithProgress(io.Discard), geomix.WithCheckpoint(checkpoint)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(checkpoint, CheckpointPath(dir, "table5", "citeseer", "gcn")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := LoadReport(dir, "table5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses := map[string]string{}
+	for _, r := range rep.Rows {
+		statuses[r.Dataset+"/"+r.Method] = r.Status
+	}
+	if statuses["cora/gcn"] != StatusInProgress || statuses["citeseer/gcn"] != StatusNotRun {
+		t.Errorf("statuses %v: want cora/gcn in progress, citeseer/gcn (another cell's checkpoint) not run", statuses)
+	}
+	if md := rep.Markdown(); !strings.Contains(md, "| Cora | GCN | in progress: 2 of 3 runs finished (checkpoint)") {
+		t.Errorf("report lacks the in-progress row:\n%s", md)
 	}
 }
