@@ -108,18 +108,23 @@ func LoadReport(dir, table string) (*Report, error) {
 			if rc, ok := p.RelChange[m][d]; ok {
 				row.PaperRelChange = &rc
 			}
-			switch rec, err := readCell(RecordPath(dir, p.ID, d, m), p.ID, d, m); {
+			td, tm := spec.trainedOn(d), spec.runAs(m)
+			rec, err := readCell(RecordPath(dir, p.ID, td, tm), p.ID, td, tm)
+			var s Stat
+			if err == nil {
+				s, err = spec.readOurs(rec, d)
+			}
+			switch {
 			case !spec.runnable(m):
 				row.Status = StatusNotImplemented
 			case errors.Is(err, os.ErrNotExist):
 				row.Status = StatusNotRun
-				if cd, cm, done, runs, err := geomix.CheckpointProgress(CheckpointPath(dir, p.ID, d, m)); err == nil && cd == d && cm == m {
+				if cd, cm, done, runs, err := geomix.CheckpointProgress(CheckpointPath(dir, p.ID, td, tm)); err == nil && cd == td && cm == tm {
 					row.Status, row.Progress = StatusInProgress, fmt.Sprintf("%d of %d runs finished (checkpoint); the same command resumes it", done, runs)
 				}
 			case err != nil:
 				row.Status, row.Error = StatusUnreadable, err.Error()
 			default:
-				s := Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}
 				row.Status, row.Ours, row.Runs, row.Quick = StatusOK, &s, rec.Runs, rec.Quick
 				ours[[2]string{d, m}] = s
 				rep.Quick = rep.Quick || rec.Quick
@@ -147,11 +152,12 @@ func LoadReport(dir, table string) (*Report, error) {
 	return rep, nil
 }
 
-// markFailed records that the cell (dataset, method) failed in this sweep.
-func (r *Report) markFailed(dataset, method string, err error) {
+// markFailed records that the training of method on dataset failed in this sweep, in every row read
+// from it.
+func (r *Report) markFailed(spec *Spec, dataset, method string, err error) {
 	for i := range r.Rows {
-		if r.Rows[i].Dataset == dataset && r.Rows[i].Method == method {
-			r.Rows[i] = Row{Dataset: dataset, Method: method, Status: StatusFailed, Paper: r.Rows[i].Paper,
+		if spec.trainedOn(r.Rows[i].Dataset) == dataset && spec.runAs(r.Rows[i].Method) == method {
+			r.Rows[i] = Row{Dataset: r.Rows[i].Dataset, Method: r.Rows[i].Method, Status: StatusFailed, Paper: r.Rows[i].Paper,
 				PaperRelChange: r.Rows[i].PaperRelChange, Error: err.Error()}
 		}
 	}

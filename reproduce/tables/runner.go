@@ -35,7 +35,9 @@ type CellRunner func(c Cell) (*geomix.Result, error)
 // the paper's number of runs into "results/".
 type Options struct {
 	// Datasets and Methods restrict the sweep (in the table's order whatever the order given); nil
-	// means every runnable column/row, and with Quick every column in QuickDatasets.
+	// means every runnable column/row, and with Quick every column in QuickDatasets (every column
+	// of a table read from one training, Spec.TrainOn). A column of such a table selects its
+	// training, hence all its columns.
 	Datasets, Methods []string
 	// Runs per cell; 0 means DefaultRuns(dataset), or 1 with Quick.
 	Runs int
@@ -111,7 +113,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	}
 	table := spec.Paper.ID
 
-	cells, toRun := opts.plan(table, datasets, methods, progress)
+	cells, toRun := opts.plan(spec, datasets, methods, progress)
 
 	sweep := &Sweep{}
 	start := time.Now()
@@ -152,7 +154,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	}
 	report.Command = opts.Command
 	for _, f := range sweep.Failed {
-		report.markFailed(f.Dataset, f.Method, f.Err)
+		report.markFailed(spec, f.Dataset, f.Method, f.Err)
 	}
 	sweep.Report = report
 	sweep.ReportPath = ReportPath(opts.OutDir, table)
@@ -172,10 +174,11 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	return sweep, nil
 }
 
-// plan lists the cells of datasets × methods in order, marking those a matching record already
-// covers (unless Force), and counts the cells left to run.
-func (o Options) plan(table string, datasets, methods []string, progress io.Writer) (cells []cell, toRun int) {
-	for _, d := range datasets {
+// plan lists the trainings of the columns datasets × the rows methods in order, marking those a
+// matching record already covers (unless Force), and counts the cells left to run.
+func (o Options) plan(spec *Spec, datasets, methods []string, progress io.Writer) (cells []cell, toRun int) {
+	table := spec.Paper.ID
+	for _, d := range spec.trainings(datasets) {
 		runs := o.Runs
 		if runs == 0 {
 			runs = DefaultRuns(d)
@@ -183,7 +186,8 @@ func (o Options) plan(table string, datasets, methods []string, progress io.Writ
 				runs = 1
 			}
 		}
-		for _, m := range methods {
+		for _, row := range methods {
+			m := spec.runAs(row)
 			c := cell{Cell: Cell{Dataset: d, Method: m, Runs: runs, Quick: o.Quick}, path: RecordPath(o.OutDir, table, d, m)}
 			if !o.Quick { // quick cells are short, and must not meet a full cell's checkpoint
 				c.Checkpoint = CheckpointPath(o.OutDir, table, d, m)
@@ -276,7 +280,7 @@ func (o Options) selection(spec *Spec) (datasets, methods []string, err error) {
 	for _, d := range spec.Datasets {
 		switch {
 		case len(o.Datasets) > 0 && slices.Contains(o.Datasets, d),
-			len(o.Datasets) == 0 && (!o.Quick || slices.Contains(QuickDatasets, d)):
+			len(o.Datasets) == 0 && (!o.Quick || spec.TrainOn != "" || slices.Contains(QuickDatasets, d)):
 			datasets = append(datasets, d)
 		}
 	}

@@ -61,6 +61,9 @@ func (f *fakeRunner) run(c Cell) (*geomix.Result, error) {
 	res := &geomix.Result{Dataset: dataset, Method: method, Backbone: "gcn", Runs: runs, TestAccMean: mean,
 		ValAccMean: mean + 1, EpochMsMedian: 2, SecondsTotal: 0.5,
 		Params: map[string]any{geomix.ParamSeed: 123, geomix.ParamLR: 0.01}}
+	if dataset == "twitch-ood" {
+		res.ExtraTests = map[string]geomix.MeanStd{"FR": {Mean: mean - 1, Std: 1}, "PTBR": {Mean: mean, Std: 2}, "RU": {Mean: mean + 1, Std: 3}}
+	}
 	for i := range runs {
 		res.PerRun = append(res.PerRun, geomix.RunResult{Run: i, TestAcc: mean, ValAcc: mean + 1})
 	}
@@ -303,8 +306,8 @@ func TestSelection(t *testing.T) {
 	if _, _, err := (Options{Methods: []string{"graphmix"}}).selection(t2); !strings.Contains(err.Error(), "not implemented yet") {
 		t.Errorf("graphmix error = %v", err)
 	}
-	if _, err := SpecFor("table3"); err == nil {
-		t.Error("SpecFor(table3) returned no error")
+	if _, err := SpecFor("table4"); err == nil {
+		t.Error("SpecFor(table4) returned no error")
 	}
 	if DefaultRuns("chameleon") != 10 || DefaultRuns("pubmed") != 5 {
 		t.Error("DefaultRuns: want 10 for chameleon, 5 for pubmed")
@@ -504,5 +507,46 @@ func TestLoadReportInProgress(t *testing.T) {
 	}
 	if md := rep.Markdown(); !strings.Contains(md, "| Cora | GCN | in progress: 2 of 3 runs finished (checkpoint)") {
 		t.Errorf("report lacks the in-progress row:\n%s", md)
+	}
+}
+
+// TestTable3ReadsExtraTests: Table 3 trains each row once on twitch-ood (ERM as gcn) and reads its
+// three columns from the record's extra test sets; a failed training fails its row in every column.
+func TestTable3ReadsExtraTests(t *testing.T) {
+	t3, err := SpecFor("table3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	fake := newFake(map[string]float64{"twitch-ood/gcn": 60, "twitch-ood/geomix1": 62})
+	fake.fail["twitch-ood/geomix3"] = true
+	o := testOptions(dir)
+	o.Datasets = []string{"twitch-ru"}
+	sweep, err := Run(t3, fake.run, o)
+	if err == nil || fake.total() != 4 || fake.calls["twitch-ood/gcn"] != 1 || sweep.Ran != 3 {
+		t.Fatalf("err %v, calls %v, ran %d; want one training per row on twitch-ood, geomix3 failing", err, fake.calls, sweep.Ran)
+	}
+	if _, err := os.Stat(RecordPath(dir, "table3", "twitch-ood", "gcn")); err != nil {
+		t.Errorf("ERM's record: %v", err)
+	}
+	got := map[string]Row{}
+	for _, r := range sweep.Report.Rows {
+		got[r.Dataset+"/"+r.Method] = r
+	}
+	for key, want := range map[string]Stat{"twitch-fr/erm": {59, 1}, "twitch-ptbr/erm": {60, 2}, "twitch-ru/geomix1": {63, 3}} {
+		if r := got[key]; r.Status != StatusOK || *r.Ours != want {
+			t.Errorf("%s: %+v, want %v", key, r, want)
+		}
+	}
+	for _, col := range t3.Datasets {
+		if r := got[col+"/geomix3"]; r.Status != StatusFailed {
+			t.Errorf("%s/geomix3: status %q, want failed", col, r.Status)
+		}
+		if r := got[col+"/eerm"]; r.Status != StatusNotImplemented || r.Paper == nil {
+			t.Errorf("%s/eerm: %+v, want the paper's cell, not implemented", col, r)
+		}
+	}
+	if md := sweep.Report.Markdown(); !strings.Contains(md, "| Twitch-FR | ERM | 59.00 ± 1.00 (5 runs) | 57.98 ± 2.41 |") {
+		t.Errorf("report lacks the ERM row on FR:\n%s", md)
 	}
 }
