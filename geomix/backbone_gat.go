@@ -168,10 +168,13 @@ func gatConv(ctx *context.Context, edges gatEdges, h *Node, l gatLayer) *Node {
 	perHead := Reshape(h, edges.numNodes, l.heads, l.width)
 	attention := func(name string) *Node {
 		a := ctx.WithInitializer(GlorotUniform(ctx)).VariableWithShape(name, shapes.Make(h.DType(), l.heads, l.width))
-		return ReduceSum(Mul(perHead, InsertAxes(a.ValueGraph(g), 0)), -1) // [N, heads]
+		return ReduceSum(Mul(perHead, BroadcastToShape(InsertAxes(a.ValueGraph(g), 0), perHead.Shape())), -1) // [N, heads]
 	}
 	alpha := gatAttention(edges, attention("att_src"), attention("att_dst"))
-	msgs := Mul(Gather(perHead, edges.src), InsertAxes(alpha, -1)) // [E+N, heads, width]
+	// Explicit broadcasts: the pure-Go backend's Mul walks an index iterator per element when it
+	// broadcasts, but runs a plain loop on equal shapes.
+	gathered := Gather(perHead, edges.src)                                           // [E+N, heads, width]
+	msgs := Mul(gathered, BroadcastToShape(InsertAxes(alpha, -1), gathered.Shape())) // [E+N, heads, width]
 	out := ScatterSum(ZerosLike(perHead), edges.dst, msgs, false, false)
 	if l.concat {
 		out = Reshape(out, edges.numNodes, l.projWidth())
