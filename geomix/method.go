@@ -23,22 +23,26 @@ const (
 	MixRandom
 	// MixNoLocality is the "w/o Locality" ablation (NoLocality).
 	MixNoLocality
+	// MixNodeMixup is the node Mixup baseline of Wang et al. (WWW'21): manifold mixup of pairs of
+	// train nodes inside the GraphConv backbone (GraphConv.MixupLogits), not an input mixing.
+	MixNodeMixup
 )
 
 // methods maps every method id to its mixing; plain baselines name their backbone.
 var methods = map[string]Mixing{
 	"gcn": MixNone, "gat": MixNone, "sgc": MixNone, "appnp": MixNone, "mlp": MixNone,
 	"geomix1": MixGeoI, "geomix2": MixGeoII, "geomix3": MixGeoIII, "geomix3-paper": MixGeoIIIPaper,
-	"randommix": MixRandom, "nolocality": MixNoLocality,
+	"randommix": MixRandom, "nolocality": MixNoLocality, "mixup": MixNodeMixup,
 }
 
 // MethodNames lists the valid method ids in a fixed order.
 func MethodNames() []string {
-	return []string{"gcn", "gat", "sgc", "appnp", "mlp", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
+	return []string{"gcn", "gat", "sgc", "appnp", "mlp", "mixup", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
 }
 
 // ParseMethod returns the mixing of a method id, and for the plain baselines (gcn, gat, sgc, appnp,
-// mlp) the backbone they name ("" for mixing methods, whose backbone comes from ParamBackbone). The
+// mlp) the backbone they name, for mixup its GraphConv ("" for the GeoMix methods and ablations,
+// whose backbone comes from ParamBackbone). The
 // trainer runs "gcn" as the configured GCN flavour: gcnconv where ParamBackbone is gcnconv (the
 // heterophilic presets).
 func ParseMethod(name string) (mixing Mixing, backbone string, err error) {
@@ -46,8 +50,11 @@ func ParseMethod(name string) (mixing Mixing, backbone string, err error) {
 	if !ok {
 		return 0, "", fmt.Errorf("unknown method %q: valid methods are %s", name, strings.Join(MethodNames(), ", "))
 	}
-	if m == MixNone {
+	switch m {
+	case MixNone:
 		return m, name, nil
+	case MixNodeMixup:
+		return m, "graphconv", nil
 	}
 	return m, "", nil
 }

@@ -8,6 +8,11 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
+// nodeMixer is a backbone that runs node Mixup's two-stage forward (GraphConv).
+type nodeMixer interface {
+	MixupLogits(ctx *context.Context, adj *AdjacencyNodes, xw, lambda, perm *Node, dims Dims) *Node
+}
+
 // ModelScope is the context scope of the model's variables (input projection, attention, backbone),
 // the ones re-initialised at every run.
 const ModelScope = "/model"
@@ -37,11 +42,14 @@ func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*mode
 		labelGrad:      context.GetParamOr(ctx, ParamLabelGrad, paramDefaults[ParamLabelGrad].(bool)),
 		trainAttention: context.GetParamOr(ctx, ParamTrainAttention, paramDefaults[ParamTrainAttention].(bool)),
 	}
-	if mixing != MixNone && m.hops < 1 {
+	if mixing != MixNone && mixing != MixNodeMixup && m.hops < 1 {
 		return nil, fmt.Errorf("%s = %d: mixing needs at least 1 hop", ParamHops, m.hops)
 	}
 	if (mixing == MixGeoIII || mixing == MixGeoIIIPaper) && !context.GetParamOr(ctx, ParamUseWeight, true) {
 		return nil, fmt.Errorf("%s = false (q = k = h in the input width) is not supported: GeoMix-III runs in the projected width and needs W_q, W_k", ParamUseWeight)
+	}
+	if _, ok := b.(nodeMixer); mixing == MixNodeMixup && !ok {
+		return nil, fmt.Errorf("mixup needs the graphconv backbone, got %T", b)
 	}
 	if m.attnDim < 1 {
 		return nil, fmt.Errorf("%s = %d: want >= 1", ParamAttnDim, m.attnDim)
@@ -110,11 +118,20 @@ func (m *model) mix(adj *AdjacencyNodes, h, perm *Node, proj Projection) *Node {
 // project with withAttention), one-hot labels [N, C] and the train mask [N, 1] (1 on train nodes):
 // pseudo-labels softmax(f(X)) in train mode (gradient only with ParamLabelGrad), train rows
 // overwritten by the truth, features and labels mixed, then CE over train nodes of f(X_mix) +
-// λ · soft-CE over every non-train node. Without mixing it is the plain CE of f(X).
-func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *AdjacencyNodes, oneHot, trainMask, perm *Node) *Node {
+// λ · soft-CE over every non-train node. Without mixing it is the plain CE of f(X). perm [N, 1] is
+// RandomMix's pairing or node Mixup's partner of every node; lambda (a scalar) is node Mixup's
+// mixing weight, whose loss is λ CE(y) + (1−λ) CE(y[π]) over the train nodes (SPEC §6.2).
+func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *AdjacencyNodes, oneHot, trainMask, perm, lambda *Node) *Node {
 	xw := Columns(z, 0, m.inputWidth)
-	if m.mixing == MixNone {
+	switch m.mixing {
+	case MixNone:
 		return SoftCrossEntropy(m.logits(ctx, adj, xw), oneHot, trainMask)
+	case MixNodeMixup:
+		logits := m.backbone.(nodeMixer).MixupLogits(ctx.InAbsPath(ModelScope).In("backbone"), adj, xw, lambda, perm, m.dims)
+		lam := ConvertDType(lambda, logits.DType())
+		own := SoftCrossEntropy(logits, oneHot, trainMask)
+		partner := SoftCrossEntropy(logits, Gather(oneHot, perm), trainMask)
+		return Add(Mul(own, lam), Mul(partner, OneMinus(lam)))
 	}
 	pseudo := Softmax(m.logits(ctx, adj, xw), -1)
 	if !m.labelGrad {

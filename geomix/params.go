@@ -70,6 +70,9 @@ const (
 	ParamResetAdam = "reset_adam"
 	// ParamNormalization is the adjacency normalisation, "sym" or "row" (string, "sym").
 	ParamNormalization = "normalization"
+	// ParamMixupBeta is a in node Mixup's λ ~ Beta(a, a), drawn every epoch (int, 4 as in Wang et
+	// al.'s code).
+	ParamMixupBeta = "mixup_beta"
 )
 
 // paramDefaults are the argparse defaults of the reference main_exp code (SPEC §5.1), used when
@@ -97,6 +100,7 @@ var paramDefaults = map[string]any{
 	ParamSeed:           123,
 	ParamResetAdam:      false,
 	ParamNormalization:  "sym",
+	ParamMixupBeta:      4,
 	ParamGATHeads:       8,
 	ParamGATOutHeads:    1,
 	ParamSGCHops:        2,

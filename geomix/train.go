@@ -80,6 +80,9 @@ type trainer struct {
 	rng *rand.Rand
 	// loader, while set, hands a checkpoint's values to the variables the first step creates.
 	loader *snapshotLoader
+	// runTrain are the current run's train nodes; mixupBeta is ParamMixupBeta.
+	runTrain  []int32
+	mixupBeta int
 
 	// stepExec evaluates the parameters and then updates them; evalExec only evaluates.
 	stepExec, evalExec *context.Exec
@@ -216,6 +219,10 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		epochs: params[ParamEpochs].(int), runs: params[ParamRuns].(int), patience: params[ParamPatience].(int),
 		resetAdam: params[ParamResetAdam].(bool), pcg: rand.NewPCG(uint64(seed), 0x6765306d6978)}
 	t.rng = rand.New(t.pcg)
+	t.mixupBeta = params[ParamMixupBeta].(int)
+	if t.mixupBeta < 1 {
+		return nil, fmt.Errorf("%s = %d: want an integer >= 1", ParamMixupBeta, t.mixupBeta)
+	}
 	if t.epochs < 1 || t.runs < 1 {
 		return nil, fmt.Errorf("want %s >= 1 and %s >= 1, got %d and %d", ParamEpochs, ParamRuns, t.epochs, t.runs)
 	}
@@ -258,7 +265,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		ctx.SetTraining(z.Graph(), false)
 		pred := ArgMax(m.logits(ctx, a, Columns(z, 0, m.inputWidth)), -1, dtypes.Int32)
 		ctx.SetTraining(z.Graph(), true)
-		loss := m.loss(ctx, z, proj, a, in[6], in[7], in[8])
+		loss := m.loss(ctx, z, proj, a, in[6], in[7], in[8], in[9])
 		ApplyAdam(ctx, loss, cfg)
 		return []*Node{loss, pred}
 	})

@@ -3,6 +3,7 @@ package geomix
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -107,6 +108,7 @@ func (t *trainer) resetForRun() error {
 func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, error) {
 	splitIdx := r % len(t.g.Splits)
 	split := t.g.Splits[splitIdx]
+	t.runTrain = split.Train
 	maskT := t.trainMask(split)
 	rr := &RunResult{Run: r, Split: splitIdx, BestEpoch: -1}
 	sinceBest, bestVal := 0, -1.0
@@ -162,11 +164,15 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 // step evaluates the current parameters (pred [N] is their argmax prediction) and then applies
 // training update number epoch, whose loss it returns.
 func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []int32, err error) {
-	perm := t.identity
-	if t.model.mixing == MixRandom {
+	perm, lambda := t.identity, float32(1)
+	switch t.model.mixing {
+	case MixRandom:
 		perm = t.randomPermutation()
+	case MixNodeMixup:
+		lambda = float32(betaSymmetric(t.rng, t.mixupBeta))
+		perm = t.trainPartners()
 	}
-	out, err := t.stepExec.Exec(append(t.graphArgs(), t.trainValues, t.oneHot, maskT, perm)...)
+	out, err := t.stepExec.Exec(append(t.graphArgs(), t.trainValues, t.oneHot, maskT, perm, lambda)...)
 	if err != nil {
 		return 0, nil, fmt.Errorf("epoch %d, training step: %w", epoch, err)
 	}
@@ -234,6 +240,33 @@ func (t *trainer) randomPermutation() *tensors.Tensor {
 		out[i] = []int32{int32(p)}
 	}
 	return tensors.FromValue(out)
+}
+
+// trainPartners draws node Mixup's partners [N, 1] from the trainer's host RNG: a random
+// permutation of the current run's train nodes, every other node its own partner.
+func (t *trainer) trainPartners() *tensors.Tensor {
+	out := make([][]int32, t.g.NumNodes)
+	for i := range out {
+		out[i] = []int32{int32(i)}
+	}
+	for i, p := range t.rng.Perm(len(t.runTrain)) {
+		out[t.runTrain[i]][0] = t.runTrain[p]
+	}
+	return tensors.FromValue(out)
+}
+
+// betaSymmetric draws from Beta(a, a) for an integer a >= 1: X / (X + Y) with X, Y ~ Gamma(a, 1),
+// each the sum of a standard exponentials.
+func betaSymmetric(rng *rand.Rand, a int) float64 {
+	gamma := func() float64 {
+		s := 0.0
+		for range a {
+			s += rng.ExpFloat64()
+		}
+		return s
+	}
+	x, y := gamma(), gamma()
+	return x / (x + y)
 }
 
 // accuracy is the fraction of nodes whose prediction equals their label.
