@@ -45,7 +45,7 @@ func sameRuns(t *testing.T, what string, a, b *Result) {
 // finds the checkpoint of run 2 (Adam's state carried over, frozen or trained attention, RandomMix's
 // host RNG) recomputes run 2 exactly as the uninterrupted Train did.
 func TestCheckpointResumesExactly(t *testing.T) {
-	for _, method := range []string{"geomix1", "geomix3", "randommix", "mixup"} {
+	for _, method := range []string{"geomix1", "geomix3", "randommix", "mixup", "graphmix"} {
 		plain, err := Train(checkpointCtx(3, 0.01), testBackend(t), tinyGraph(), method, WithProgress(io.Discard))
 		if err != nil {
 			t.Fatal(err)

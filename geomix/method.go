@@ -26,22 +26,25 @@ const (
 	// MixNodeMixup is the node Mixup baseline of Wang et al. (WWW'21): manifold mixup of pairs of
 	// train nodes inside the GraphConv backbone (GraphConv.MixupLogits), not an input mixing.
 	MixNodeMixup
+	// MixGraphMix is the GraphMix baseline of Verma et al. (AAAI'21): every epoch either a GCN step
+	// or a manifold-mixup step of the parameter-shared FCN with sharpened pseudo-labels (graphmix.go).
+	MixGraphMix
 )
 
 // methods maps every method id to its mixing; plain baselines name their backbone.
 var methods = map[string]Mixing{
 	"gcn": MixNone, "gat": MixNone, "sgc": MixNone, "appnp": MixNone, "mlp": MixNone,
 	"geomix1": MixGeoI, "geomix2": MixGeoII, "geomix3": MixGeoIII, "geomix3-paper": MixGeoIIIPaper,
-	"randommix": MixRandom, "nolocality": MixNoLocality, "mixup": MixNodeMixup,
+	"randommix": MixRandom, "nolocality": MixNoLocality, "mixup": MixNodeMixup, "graphmix": MixGraphMix,
 }
 
 // MethodNames lists the valid method ids in a fixed order.
 func MethodNames() []string {
-	return []string{"gcn", "gat", "sgc", "appnp", "mlp", "mixup", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
+	return []string{"gcn", "gat", "sgc", "appnp", "mlp", "mixup", "graphmix", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
 }
 
 // ParseMethod returns the mixing of a method id, and for the plain baselines (gcn, gat, sgc, appnp,
-// mlp) the backbone they name, for mixup its GraphConv ("" for the GeoMix methods and ablations,
+// mlp) the backbone they name, for mixup and graphmix their own ("" for the GeoMix methods and ablations,
 // whose backbone comes from ParamBackbone). The
 // trainer runs "gcn" as the configured GCN flavour: gcnconv where ParamBackbone is gcnconv (the
 // heterophilic presets).
@@ -55,6 +58,8 @@ func ParseMethod(name string) (mixing Mixing, backbone string, err error) {
 		return m, name, nil
 	case MixNodeMixup:
 		return m, "graphconv", nil
+	case MixGraphMix:
+		return m, "graphmix-gcn", nil
 	}
 	return m, "", nil
 }

@@ -6,6 +6,7 @@ import (
 	. "github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/gomlx/pkg/ml/layers"
 )
 
 // nodeMixer is a backbone that runs node Mixup's two-stage forward (GraphConv).
@@ -27,6 +28,7 @@ type model struct {
 	alpha, resWeight, graphWeight float64
 	augLambda                     float64
 	labelGrad, trainAttention     bool
+	inputDropout                  float64
 }
 
 // newModel reads the mixing hyper-parameters from ctx and checks them.
@@ -41,8 +43,12 @@ func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*mode
 		augLambda:      context.GetParamOr(ctx, ParamAugLambda, paramDefaults[ParamAugLambda].(float64)),
 		labelGrad:      context.GetParamOr(ctx, ParamLabelGrad, paramDefaults[ParamLabelGrad].(bool)),
 		trainAttention: context.GetParamOr(ctx, ParamTrainAttention, paramDefaults[ParamTrainAttention].(bool)),
+		inputDropout:   context.GetParamOr(ctx, ParamInputDropout, paramDefaults[ParamInputDropout].(float64)),
 	}
-	if mixing != MixNone && mixing != MixNodeMixup && m.hops < 1 {
+	if m.inputDropout < 0 || m.inputDropout >= 1 {
+		return nil, fmt.Errorf("%s = %g: want [0, 1)", ParamInputDropout, m.inputDropout)
+	}
+	if (mixing != MixNone && mixing != MixNodeMixup && mixing != MixGraphMix) && m.hops < 1 {
 		return nil, fmt.Errorf("%s = %d: mixing needs at least 1 hop", ParamHops, m.hops)
 	}
 	if (mixing == MixGeoIII || mixing == MixGeoIIIPaper) && !context.GetParamOr(ctx, ParamUseWeight, true) {
@@ -50,6 +56,9 @@ func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*mode
 	}
 	if _, ok := b.(nodeMixer); mixing == MixNodeMixup && !ok {
 		return nil, fmt.Errorf("mixup needs the graphconv backbone, got %T", b)
+	}
+	if _, ok := b.(fcnBackbone); mixing == MixGraphMix && !ok {
+		return nil, fmt.Errorf("graphmix needs the graphmix-gcn backbone, got %T", b)
 	}
 	if m.attnDim < 1 {
 		return nil, fmt.Errorf("%s = %d: want >= 1", ParamAttnDim, m.attnDim)
@@ -61,7 +70,9 @@ func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*mode
 func (m *model) usesAttention() bool { return m.mixing == MixGeoIII || m.mixing == MixGeoIIIPaper }
 
 // project returns Z = X [W_in | W_q¹ | W_k¹ | …] [N, Width] and its layout; with withAttention false
-// (evaluation, plain methods) only X W_in. W_q^t, W_k^t and their biases are U(±1/√F), torch's
+// (evaluation, plain methods) only X W_in. In training mode with ParamInputDropout p > 0 it is
+// dropout(X) [W_in | …]: every non-zero of X dropped with probability p, the others scaled by
+// 1/(1−p), a fresh mask per call. W_q^t, W_k^t and their biases are U(±1/√F), torch's
 // nn.Linear default, and trainable only with ParamTrainAttention.
 func (m *model) project(ctx *context.Context, x *SparseFeatures, withAttention bool) (*Node, Projection) {
 	g := x.Rows.Graph()
@@ -84,6 +95,11 @@ func (m *model) project(ctx *context.Context, x *SparseFeatures, withAttention b
 			proj.KBias = append(proj.KBias, variable("b_k", m.attnDim))
 		}
 		w = Concatenate(parts, 1)
+	}
+	if m.inputDropout > 0 && ctx.IsTraining(g) {
+		mask := layers.DropoutStatic(ctx.InAbsPath(ModelScope).In("input_dropout"), Ones(g, shapes.Make(x.Values.DType(), x.Values.Shape().Dim(0), 1)), m.inputDropout)
+		x = &SparseFeatures{NumRows: x.NumRows, NumCols: x.NumCols, Rows: x.Rows, Cols: x.Cols,
+			Values: Mul(x.Values, BroadcastToShape(ConvertDType(mask, x.Values.DType()), x.Values.Shape()))}
 	}
 	return x.Project(w), proj
 }
@@ -124,7 +140,7 @@ func (m *model) mix(adj *AdjacencyNodes, h, perm *Node, proj Projection) *Node {
 func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *AdjacencyNodes, oneHot, trainMask, perm, lambda *Node) *Node {
 	xw := Columns(z, 0, m.inputWidth)
 	switch m.mixing {
-	case MixNone:
+	case MixNone, MixGraphMix: // GraphMix's GCN step; its FCN step is graphMixFCNLoss
 		return SoftCrossEntropy(m.logits(ctx, adj, xw), oneHot, trainMask)
 	case MixNodeMixup:
 		logits := m.backbone.(nodeMixer).MixupLogits(ctx.InAbsPath(ModelScope).In("backbone"), adj, xw, lambda, perm, m.dims)

@@ -73,6 +73,15 @@ const (
 	// ParamMixupBeta is a in node Mixup's λ ~ Beta(a, a), drawn every epoch (int, 4 as in Wang et
 	// al.'s code).
 	ParamMixupBeta = "mixup_beta"
+	// ParamInputDropout drops every non-zero input feature with this probability in training mode,
+	// before the input projection (float64, 0; GraphMix's 0.5). The authors' GCN has none.
+	ParamInputDropout = "input_dropout"
+	// ParamSelectLast selects, among the epochs of equal best validation accuracy, the last instead
+	// of the first (bool, false; GraphMix's code takes the last).
+	ParamSelectLast = "select_last"
+	// ParamGraphMixGamma is γ, the weight GraphMix's unsupervised mixup loss ramps up to (float64,
+	// 1; its scripts: 10 on Cora and CiteSeer, 1 on PubMed).
+	ParamGraphMixGamma = "graphmix_gamma"
 )
 
 // paramDefaults are the argparse defaults of the reference main_exp code (SPEC §5.1), used when
@@ -101,6 +110,9 @@ var paramDefaults = map[string]any{
 	ParamResetAdam:      false,
 	ParamNormalization:  "sym",
 	ParamMixupBeta:      4,
+	ParamInputDropout:   0.0,
+	ParamSelectLast:     false,
+	ParamGraphMixGamma:  1.0,
 	ParamGATHeads:       8,
 	ParamGATOutHeads:    1,
 	ParamSGCHops:        2,

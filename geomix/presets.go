@@ -118,9 +118,19 @@ func (e *NoPresetError) Error() string {
 var mixupParams = map[string]any{ParamLayers: 3, ParamHidden: 256, ParamDropout: 0.4, ParamLR: 1e-3, ParamWeightDecay: 0.0,
 	ParamUseBN: false, ParamNormalization: "row", ParamMixupBeta: 4, ParamResetAdam: true}
 
+// graphMixParams are GraphMix's settings from its authors' code (vikasverma1077/GraphMix, SPEC §6.3):
+// a 2-layer GCN of 16 units without biases, input dropout 0.5, no hidden dropout, Adam lr 0.01 with
+// weight decay 5e-4, 2000 epochs, the last of the best validation epochs; γ of the unsupervised
+// loss is 10 on Cora and CiteSeer, 1 elsewhere (PubMed's script; the others are not published).
+// Runs, seed and splits are the data set's; Adam is re-created every run.
+var graphMixParams = map[string]any{ParamHidden: 16, ParamInputDropout: 0.5, ParamDropout: 0.0, ParamLR: 0.01,
+	ParamWeightDecay: 5e-4, ParamEpochs: 2000, ParamSelectLast: true, ParamUseBN: false, ParamResetAdam: true,
+	ParamPatience: 0}
+
 // PresetFor returns the script configuration of (dataset, method). GeoMix-I's row also serves the
 // plain baselines (without mixing, so label_grad and λ are unused), RandomMix and NoLocality;
-// mixup takes the row's protocol with its own model settings (mixupParams);
+// mixup and graphmix take the row's protocol with their own model settings (mixupParams,
+// graphMixParams);
 // geomix3-paper uses GeoMix-III's row. The plain baselines re-create Adam every run (ParamResetAdam):
 // geomix has no baseline code, and the LINKX-style template SPEC §6.1 points to builds its optimizer
 // inside the run loop; GeoMix keeps the carry-over of the authors' main_exp and hetero code
@@ -170,9 +180,17 @@ func PresetFor(dataset, method string) (*Preset, error) {
 	if mixing == MixNone {
 		p.Params[ParamResetAdam] = true
 	}
-	if mixing == MixNodeMixup {
+	switch mixing {
+	case MixNodeMixup:
 		maps.Copy(p.Params, mixupParams)
 		p.Source += " for the protocol; node Mixup's own model and optimizer settings (Wang et al.'s code, SPEC §6.2)"
+	case MixGraphMix:
+		maps.Copy(p.Params, graphMixParams)
+		p.Params[ParamGraphMixGamma] = 1.0
+		if dataset == "cora" || dataset == "citeseer" {
+			p.Params[ParamGraphMixGamma] = 10.0
+		}
+		p.Source += " for the data; GraphMix's own model, optimizer and schedule (Verma et al.'s code, SPEC §6.3)"
 	}
 	return p, nil
 }

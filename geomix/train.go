@@ -80,13 +80,17 @@ type trainer struct {
 	rng *rand.Rand
 	// loader, while set, hands a checkpoint's values to the variables the first step creates.
 	loader *snapshotLoader
-	// runTrain are the current run's train nodes; mixupBeta is ParamMixupBeta.
-	runTrain  []int32
-	mixupBeta int
+	// runTrain are the current run's train nodes; mixupBeta, graphMixGamma and selectLast are
+	// ParamMixupBeta, ParamGraphMixGamma and ParamSelectLast.
+	runTrain      []int32
+	mixupBeta     int
+	graphMixGamma float64
+	selectLast    bool
 
-	// stepExec evaluates the parameters and then updates them; evalExec only evaluates.
-	stepExec, evalExec *context.Exec
-	graphInputs        []*tensors.Tensor // rows, cols, src, dst, weight
+	// stepExec evaluates the parameters and then updates them; evalExec only evaluates; fcnExec
+	// is GraphMix's FCN step (nil for other methods).
+	stepExec, evalExec, fcnExec *context.Exec
+	graphInputs                 []*tensors.Tensor // rows, cols, src, dst, weight
 	// trainValues and evalValues are the feature values broadcast to the training projection's and
 	// the evaluation projection's widths.
 	trainValues, evalValues *tensors.Tensor
@@ -220,6 +224,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		resetAdam: params[ParamResetAdam].(bool), pcg: rand.NewPCG(uint64(seed), 0x6765306d6978)}
 	t.rng = rand.New(t.pcg)
 	t.mixupBeta = params[ParamMixupBeta].(int)
+	t.graphMixGamma, t.selectLast = params[ParamGraphMixGamma].(float64), params[ParamSelectLast].(bool)
 	if t.mixupBeta < 1 {
 		return nil, fmt.Errorf("%s = %d: want an integer >= 1", ParamMixupBeta, t.mixupBeta)
 	}
@@ -265,12 +270,31 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		ctx.SetTraining(z.Graph(), false)
 		pred := ArgMax(m.logits(ctx, a, Columns(z, 0, m.inputWidth)), -1, dtypes.Int32)
 		ctx.SetTraining(z.Graph(), true)
+		if m.inputDropout > 0 { // the update sees dropout(X) W
+			z, proj = m.project(ctx, x, true)
+		}
 		loss := m.loss(ctx, z, proj, a, in[6], in[7], in[8], in[9])
 		ApplyAdam(ctx, loss, cfg)
 		return []*Node{loss, pred}
 	})
 	if err != nil {
 		return nil, err
+	}
+	if mixing == MixGraphMix {
+		// GraphMix's other step: the same evaluation, then the FCN's mixup update.
+		t.fcnExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
+			x, a := inputs(in)
+			z, _ := m.project(ctx, x, false)
+			ctx.SetTraining(z.Graph(), false)
+			pred := ArgMax(m.logits(ctx, a, z), -1, dtypes.Int32)
+			ctx.SetTraining(z.Graph(), true)
+			loss := m.graphMixFCNLoss(ctx, x, a, in[6], in[7], in[8:15])
+			ApplyAdam(ctx, loss, cfg)
+			return []*Node{loss, pred}
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	t.evalExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
 		ctx.SetTraining(in[0].Graph(), false)

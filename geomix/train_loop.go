@@ -11,6 +11,7 @@ import (
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
 // run trains all runs and summarises them, from o.checkpoint's run if there is one.
@@ -133,7 +134,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 			ValAcc: accuracy(pred, t.g.Labels, split.Val), TestAcc: accuracy(pred, t.g.Labels, split.Test),
 			Millis: float64(time.Since(begin).Microseconds()) / 1000}
 		rr.Curve = append(rr.Curve, s)
-		if s.ValAcc > bestVal {
+		if s.ValAcc > bestVal || (t.selectLast && s.ValAcc == bestVal) {
 			bestVal = s.ValAcc
 			rr.BestEpoch, rr.ValAcc, rr.TestAcc = epoch, 100*s.ValAcc, 100*s.TestAcc
 			rr.ExtraTestAcc = t.extraTestAcc(pred)
@@ -164,6 +165,11 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 // step evaluates the current parameters (pred [N] is their argmax prediction) and then applies
 // training update number epoch, whose loss it returns.
 func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []int32, err error) {
+	if t.fcnExec != nil && t.rng.Float64() < 0.5 { // GraphMix: an FCN step half of the time
+		args := append(t.graphArgs(), t.trainValues, t.oneHot, maskT)
+		args = append(args, drawGraphMix(t.rng, t.runTrain, t.g.NumNodes, t.graphMixGamma, epoch).args()...)
+		return t.result(epoch, "FCN step", t.fcnExec, args)
+	}
 	perm, lambda := t.identity, float32(1)
 	switch t.model.mixing {
 	case MixRandom:
@@ -172,9 +178,15 @@ func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []i
 		lambda = float32(betaSymmetric(t.rng, t.mixupBeta))
 		perm = t.trainPartners()
 	}
-	out, err := t.stepExec.Exec(append(t.graphArgs(), t.trainValues, t.oneHot, maskT, perm, lambda)...)
+	return t.result(epoch, "training step", t.stepExec, append(t.graphArgs(), t.trainValues, t.oneHot, maskT, perm, lambda))
+}
+
+// result runs a step executor on args and returns its loss and prediction; what names the step
+// in errors.
+func (t *trainer) result(epoch int, what string, exec *context.Exec, args []any) (loss float64, pred []int32, err error) {
+	out, err := exec.Exec(args...)
 	if err != nil {
-		return 0, nil, fmt.Errorf("epoch %d, training step: %w", epoch, err)
+		return 0, nil, fmt.Errorf("epoch %d, %s: %w", epoch, what, err)
 	}
 	if t.loader != nil { // the step created every variable: were they all in the checkpoint?
 		err, t.loader = t.loader.check(), nil

@@ -291,20 +291,20 @@ func TestRunCellErrors(t *testing.T) {
 func TestSelection(t *testing.T) {
 	t2, _ := SpecFor("table2")
 	ds, ms, err := Options{Quick: true}.selection(t2)
-	if err != nil || strings.Join(ds, ",") != "cora,citeseer,chameleon" || strings.Join(ms, ",") != "gcn,gat,sgc,appnp,mixup,geomix1,geomix2,geomix3" {
+	if err != nil || strings.Join(ds, ",") != "cora,citeseer,chameleon" || strings.Join(ms, ",") != "gcn,gat,sgc,appnp,mixup,graphmix,geomix1,geomix2,geomix3" {
 		t.Errorf("quick selection = %v %v %v", ds, ms, err)
 	}
 	ds, ms, err = Options{Datasets: []string{"physics", "cora"}, Methods: []string{"geomix2"}}.selection(t2)
 	if err != nil || strings.Join(ds, ",") != "cora,physics" || strings.Join(ms, ",") != "geomix2" {
 		t.Errorf("explicit selection = %v %v %v", ds, ms, err)
 	}
-	for _, o := range []Options{{Methods: []string{"graphmix"}}, {Datasets: []string{"twitch-fr"}}, {Methods: []string{"bogus"}}, {Runs: -1}} {
+	for _, o := range []Options{{Methods: []string{"glognn"}}, {Datasets: []string{"twitch-fr"}}, {Methods: []string{"bogus"}}, {Runs: -1}} {
 		if _, _, err := o.selection(t2); err == nil {
 			t.Errorf("selection %+v returned no error", o)
 		}
 	}
-	if _, _, err := (Options{Methods: []string{"graphmix"}}).selection(t2); !strings.Contains(err.Error(), "not implemented yet") {
-		t.Errorf("graphmix error = %v", err)
+	if _, _, err := (Options{Methods: []string{"glognn"}}).selection(t2); !strings.Contains(err.Error(), "not implemented yet") {
+		t.Errorf("glognn error = %v", err)
 	}
 	if _, err := SpecFor("table4"); err == nil {
 		t.Error("SpecFor(table4) returned no error")
@@ -331,12 +331,12 @@ func TestLoadReportStatuses(t *testing.T) {
 			t.Errorf("row %s/%s lacks the paper's cell", r.Dataset, r.Method)
 		}
 	}
-	if counts[StatusNotRun] != 7*8 || counts[StatusNotImplemented] != 7*3 {
-		t.Errorf("statuses %v, want 56 not run, 21 not implemented yet", counts)
+	if counts[StatusNotRun] != 7*9 || counts[StatusNotImplemented] != 7*2 {
+		t.Errorf("statuses %v, want 63 not run, 14 not implemented yet", counts)
 	}
 	md := rep.Markdown()
-	if !strings.Contains(md, "| PubMed | GraphMix | not implemented yet | 79.38 ± 0.39 |  |  |") {
-		t.Errorf("report lacks the not-implemented GraphMix row:\n%s", md)
+	if !strings.Contains(md, "| PubMed | GraphMixup | not implemented yet | 78.82 ± 0.52 |  |  |") {
+		t.Errorf("report lacks the not-implemented GraphMixup row:\n%s", md)
 	}
 	rep, err = LoadReport(t.TempDir(), "table4")
 	if err != nil || len(rep.Rows) != 6*10 || rep.Rows[0].Status != StatusNotImplemented || rep.Rows[0].Paper.Mean != 66.6 {
@@ -523,7 +523,7 @@ func TestTable3ReadsExtraTests(t *testing.T) {
 	o := testOptions(dir)
 	o.Datasets = []string{"twitch-ru"}
 	sweep, err := Run(t3, fake.run, o)
-	if err == nil || fake.total() != 5 || fake.calls["twitch-ood/gcn"] != 1 || sweep.Ran != 4 {
+	if err == nil || fake.total() != 6 || fake.calls["twitch-ood/gcn"] != 1 || sweep.Ran != 5 {
 		t.Fatalf("err %v, calls %v, ran %d; want one training per row on twitch-ood, geomix3 failing", err, fake.calls, sweep.Ran)
 	}
 	if _, err := os.Stat(RecordPath(dir, "table3", "twitch-ood", "gcn")); err != nil {
