@@ -19,28 +19,35 @@ const (
 	// NormRow is D^-1 A without self-loops, the paper's other example of e_vu (Sec. 3.1): each row of
 	// a node with neighbours sums to 1; an isolated node has an all-zero row.
 	NormRow
+	// NormRowSelf is D̃⁻¹ (A+I) with exactly one self-loop per node: the mean over the node and its
+	// in-neighbours, GloGNN's normalisation.
+	NormRowSelf
 )
 
-// String returns "sym" or "row".
+// String returns "sym", "row" or "rowself".
 func (n Normalization) String() string {
 	switch n {
 	case NormSymmetric:
 		return "sym"
 	case NormRow:
 		return "row"
+	case NormRowSelf:
+		return "rowself"
 	}
 	return fmt.Sprintf("Normalization(%d)", int(n))
 }
 
-// ParseNormalization maps "sym" or "row" to its Normalization.
+// ParseNormalization maps "sym", "row" or "rowself" to its Normalization.
 func ParseNormalization(s string) (Normalization, error) {
 	switch s {
 	case "sym", "":
 		return NormSymmetric, nil
 	case "row":
 		return NormRow, nil
+	case "rowself":
+		return NormRowSelf, nil
 	}
-	return 0, fmt.Errorf("unknown normalization %q: want \"sym\" or \"row\"", s)
+	return 0, fmt.Errorf("unknown normalization %q: want \"sym\", \"row\" or \"rowself\"", s)
 }
 
 // Adjacency is a weighted sparse [N, N] matrix Â on the host, in edge-list form: propagation computes
@@ -52,7 +59,8 @@ type Adjacency struct {
 }
 
 // BuildAdjacency normalises the graph's edges (both directions already present, see datasets.Graph)
-// as norm says. Self-loops in g, if any, are dropped before NormSymmetric adds exactly one per node.
+// as norm says. Self-loops in g, if any, are dropped before NormSymmetric and NormRowSelf add
+// exactly one per node.
 func BuildAdjacency(g *datasets.Graph, norm Normalization) *Adjacency {
 	n := g.NumNodes
 	adj := &Adjacency{NumNodes: n}
@@ -62,35 +70,34 @@ func BuildAdjacency(g *datasets.Graph, norm Normalization) *Adjacency {
 			deg[g.Dst[i]]++
 		}
 	}
+	// weight is the entry of edge s→d (or of the self-loop v→v) under norm.
+	var weight func(s, d int32) float64
+	selfLoops := true
 	switch norm {
 	case NormRow:
-		for i := range g.Src {
-			s, d := g.Src[i], g.Dst[i]
-			if s == d {
-				continue
-			}
-			adj.Src = append(adj.Src, s)
-			adj.Dst = append(adj.Dst, d)
-			adj.Weight = append(adj.Weight, float32(1/deg[d]))
-		}
+		weight, selfLoops = func(_, d int32) float64 { return 1 / deg[d] }, false
+	case NormRowSelf:
+		weight = func(_, d int32) float64 { return 1 / (deg[d] + 1) }
 	default:
 		inv := make([]float64, n)
 		for v := range deg {
 			inv[v] = 1 / math.Sqrt(deg[v]+1)
 		}
-		for i := range g.Src {
-			s, d := g.Src[i], g.Dst[i]
-			if s == d {
-				continue
-			}
-			adj.Src = append(adj.Src, s)
-			adj.Dst = append(adj.Dst, d)
-			adj.Weight = append(adj.Weight, float32(inv[s]*inv[d]))
+		weight = func(s, d int32) float64 { return inv[s] * inv[d] }
+	}
+	add := func(s, d int32) {
+		adj.Src = append(adj.Src, s)
+		adj.Dst = append(adj.Dst, d)
+		adj.Weight = append(adj.Weight, float32(weight(s, d)))
+	}
+	for i := range g.Src {
+		if g.Src[i] != g.Dst[i] {
+			add(g.Src[i], g.Dst[i])
 		}
-		for v := range n {
-			adj.Src = append(adj.Src, int32(v))
-			adj.Dst = append(adj.Dst, int32(v))
-			adj.Weight = append(adj.Weight, float32(inv[v]*inv[v]))
+	}
+	if selfLoops {
+		for v := range int32(n) {
+			add(v, v)
 		}
 	}
 	return adj

@@ -61,6 +61,21 @@ func TestBuildAdjacencyRow(t *testing.T) {
 	assertNear(t, "row Â", to64(adj.Dense()), want, 1e-7)
 }
 
+// TestBuildAdjacencyRowSelf: D̃⁻¹ (A+I), the mean over the node and its neighbours; an input
+// self-loop is not counted twice.
+func TestBuildAdjacencyRowSelf(t *testing.T) {
+	g := pathGraph()
+	g.Src, g.Dst = append(g.Src, 1), append(g.Dst, 1)
+	third := 1.0 / 3
+	want := []float64{
+		0.5, 0.5, 0, 0,
+		third, third, third, 0,
+		0, 0.5, 0.5, 0,
+		0, 0, 0, 1,
+	}
+	assertNear(t, "rowself Â", to64(BuildAdjacency(g, NormRowSelf).Dense()), want, 1e-7)
+}
+
 // TestBuildAdjacencyDropsSelfLoops: an input self-loop does not add to the one NormSymmetric adds.
 func TestBuildAdjacencyDropsSelfLoops(t *testing.T) {
 	g := pathGraph()
@@ -72,6 +87,9 @@ func TestBuildAdjacencyDropsSelfLoops(t *testing.T) {
 func TestParseNormalization(t *testing.T) {
 	if n, err := ParseNormalization("row"); err != nil || n != NormRow {
 		t.Fatalf("ParseNormalization(row) = %v, %v", n, err)
+	}
+	if n, err := ParseNormalization("rowself"); err != nil || n != NormRowSelf || n.String() != "rowself" {
+		t.Fatalf("ParseNormalization(rowself) = %v, %v", n, err)
 	}
 	if _, err := ParseNormalization("col"); err == nil {
 		t.Fatal("ParseNormalization(col) should fail")

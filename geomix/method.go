@@ -33,18 +33,18 @@ const (
 
 // methods maps every method id to its mixing; plain baselines name their backbone.
 var methods = map[string]Mixing{
-	"gcn": MixNone, "gat": MixNone, "sgc": MixNone, "appnp": MixNone, "mlp": MixNone,
+	"gcn": MixNone, "gat": MixNone, "sgc": MixNone, "appnp": MixNone, "glognn": MixNone, "mlp": MixNone,
 	"geomix1": MixGeoI, "geomix2": MixGeoII, "geomix3": MixGeoIII, "geomix3-paper": MixGeoIIIPaper,
 	"randommix": MixRandom, "nolocality": MixNoLocality, "mixup": MixNodeMixup, "graphmix": MixGraphMix,
 }
 
 // MethodNames lists the valid method ids in a fixed order.
 func MethodNames() []string {
-	return []string{"gcn", "gat", "sgc", "appnp", "mlp", "mixup", "graphmix", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
+	return []string{"gcn", "gat", "sgc", "appnp", "glognn", "mlp", "mixup", "graphmix", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
 }
 
 // ParseMethod returns the mixing of a method id, and for the plain baselines (gcn, gat, sgc, appnp,
-// mlp) the backbone they name, for mixup and graphmix their own ("" for the GeoMix methods and ablations,
+// glognn, mlp) the backbone they name, for mixup and graphmix their own ("" for the GeoMix methods and ablations,
 // whose backbone comes from ParamBackbone). The
 // trainer runs "gcn" as the configured GCN flavour: gcnconv where ParamBackbone is gcnconv (the
 // heterophilic presets).

@@ -68,7 +68,8 @@ const (
 	// across runs in main_exp and hetero (SPEC §0.11), which is the default here; the presets reset
 	// them for Twitch and for the plain baselines (see PresetFor).
 	ParamResetAdam = "reset_adam"
-	// ParamNormalization is the adjacency normalisation, "sym" or "row" (string, "sym").
+	// ParamNormalization is the adjacency normalisation, "sym", "row" or "rowself" (string, "sym"; see
+	// Normalization).
 	ParamNormalization = "normalization"
 	// ParamMixupBeta is a in node Mixup's λ ~ Beta(a, a), drawn every epoch (int, 4 as in Wang et
 	// al.'s code).
@@ -87,37 +88,43 @@ const (
 // paramDefaults are the argparse defaults of the reference main_exp code (SPEC §5.1), used when
 // neither a preset nor the caller set a value.
 var paramDefaults = map[string]any{
-	ParamBackbone:       "gcn",
-	ParamLR:             0.01,
-	ParamWeightDecay:    5e-4,
-	ParamDropout:        0.0,
-	ParamHidden:         64,
-	ParamLayers:         2,
-	ParamUseBN:          false,
-	ParamHops:           1,
-	ParamAlpha:          0.0,
-	ParamResWeight:      0.5,
-	ParamGraphWeight:    0.8,
-	ParamAttnDim:        16,
-	ParamUseWeight:      true,
-	ParamTrainAttention: true,
-	ParamLabelGrad:      false,
-	ParamAugLambda:      1.0,
-	ParamEpochs:         300,
-	ParamRuns:           1,
-	ParamPatience:       0,
-	ParamSeed:           123,
-	ParamResetAdam:      false,
-	ParamNormalization:  "sym",
-	ParamMixupBeta:      4,
-	ParamInputDropout:   0.0,
-	ParamSelectLast:     false,
-	ParamGraphMixGamma:  1.0,
-	ParamGATHeads:       8,
-	ParamGATOutHeads:    1,
-	ParamSGCHops:        2,
-	ParamAPPNPHops:      10,
-	ParamAPPNPAlpha:     0.1,
+	ParamBackbone:         "gcn",
+	ParamLR:               0.01,
+	ParamWeightDecay:      5e-4,
+	ParamDropout:          0.0,
+	ParamHidden:           64,
+	ParamLayers:           2,
+	ParamUseBN:            false,
+	ParamHops:             1,
+	ParamAlpha:            0.0,
+	ParamResWeight:        0.5,
+	ParamGraphWeight:      0.8,
+	ParamAttnDim:          16,
+	ParamUseWeight:        true,
+	ParamTrainAttention:   true,
+	ParamLabelGrad:        false,
+	ParamAugLambda:        1.0,
+	ParamEpochs:           300,
+	ParamRuns:             1,
+	ParamPatience:         0,
+	ParamSeed:             123,
+	ParamResetAdam:        false,
+	ParamNormalization:    "sym",
+	ParamMixupBeta:        4,
+	ParamInputDropout:     0.0,
+	ParamSelectLast:       false,
+	ParamGraphMixGamma:    1.0,
+	ParamGATHeads:         8,
+	ParamGATOutHeads:      1,
+	ParamSGCHops:          2,
+	ParamAPPNPHops:        10,
+	ParamAPPNPAlpha:       0.1,
+	ParamGloGNNAlpha:      0.0,
+	ParamGloGNNBeta:       1.0,
+	ParamGloGNNGamma:      0.0,
+	ParamGloGNNDelta:      0.0,
+	ParamGloGNNNormLayers: 2,
+	ParamGloGNNOrders:     1,
 }
 
 // ParamNames lists every hyper-parameter Train reads, sorted.

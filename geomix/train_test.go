@@ -174,6 +174,35 @@ func trainCora(t *testing.T, method string, minAcc float64) {
 	}
 }
 
+// TestPresetBaselines: Mixup, GraphMix and GloGNN take their code's model settings and the data
+// set's protocol (epochs aside, patience included).
+func TestPresetBaselines(t *testing.T) {
+	for _, c := range []struct {
+		dataset, method string
+		want            map[string]any
+	}{
+		{"cora", "mixup", map[string]any{ParamHidden: 256, ParamLayers: 3, ParamLR: 1e-3, ParamWeightDecay: 0.0, ParamNormalization: "row", ParamEpochs: 300}},
+		{"cora", "graphmix", map[string]any{ParamGraphMixGamma: 10.0, ParamInputDropout: 0.5, ParamEpochs: 2000, ParamSelectLast: true, ParamHidden: 16}},
+		{"pubmed", "graphmix", map[string]any{ParamGraphMixGamma: 1.0}},
+		{"chameleon", "graphmix", map[string]any{ParamPatience: 200, ParamEpochs: 2000}},
+		{"squirrel", "glognn", map[string]any{ParamGloGNNDelta: 1.0, ParamDropout: 0.8, ParamNormalization: "rowself", ParamPatience: 200}},
+		{"citeseer", "glognn", map[string]any{ParamGloGNNAlpha: 77.0, ParamGloGNNBeta: 1000.0, ParamGloGNNOrders: 6, ParamHidden: 64}},
+	} {
+		p, err := PresetFor(c.dataset, c.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range c.want {
+			if got := p.Params[k]; got != want {
+				t.Errorf("%s/%s: %s = %v, want %v", c.dataset, c.method, k, got, want)
+			}
+		}
+		if _, _, err := ParseMethod(c.method); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 func TestCoraGeoMixI(t *testing.T) { trainCora(t, "geomix1", 82) }
 
 func TestCoraGCN(t *testing.T) { trainCora(t, "gcn", 79) }

@@ -35,7 +35,7 @@ func Catalog() []Entry {
 		{"theory", "check", "Theorems 1-3 and the heterophily discussion checked on synthetic graphs", "go run ./reproduce theory", Implemented, ""},
 		{"table1", "table", "Table 1: qualitative comparison of node Mixup methods", "", NotYet, "qualitative, nothing to run"},
 		{"table2", "table", "Table 2: node classification on 7 benchmarks", "go run ./reproduce table2", Partial,
-			"GloGNN and GraphMixup rows not implemented yet"},
+			"GraphMixup row not implemented yet"},
 		{"table3", "table", "Table 3: Twitch OOD generalization (FR, PT, RU)", "go run ./reproduce table3", Partial,
 			"ERM (GCN), Mixup, GraphMix and GeoMix-I/II/III, one training on twitch-ood per row; EERM and DANN rows not implemented yet; our features are 3,170-d, the reference used 128-d"},
 		{"figure-pileup", "figure", "Figure: Pileup Mitigation OOD generalization", "", NotYet,
