@@ -34,7 +34,7 @@ type Options struct {
 var canonicalOrder = []string{
 	"cora", "citeseer", "pubmed", "cs", "physics", "squirrel", "chameleon",
 	"twitch-de", "twitch-engb", "twitch-es", "twitch-fr", "twitch-ptbr", "twitch-ru", "twitch-tw",
-	"20news", "digits", "synthetic", "twitch-ood", "stl10", "cifar10",
+	"20news", "20news-200", "digits", "synthetic", "twitch-ood", "stl10", "cifar10",
 }
 
 var (

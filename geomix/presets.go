@@ -92,10 +92,17 @@ var presets = map[string]presetGroup{
 		{lr: 0.1, wd: 5e-4, dropout: 0.5, hops: 2, res: 0.5, graph: 0.5}}},
 }
 
+// presetAliases are data sets that take another's preset: 20news-200 is 20news with 200 labels per
+// class, which the authors' scripts run with the same rows.
+var presetAliases = map[string]string{"20news-200": "20news"}
+
 // PresetDatasets lists the data sets that have presets, sorted.
 func PresetDatasets() []string {
-	names := make([]string, 0, len(presets))
+	names := make([]string, 0, len(presets)+len(presetAliases))
 	for n := range presets {
+		names = append(names, n)
+	}
+	for n := range presetAliases {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -173,6 +180,9 @@ func PresetFor(dataset, method string) (*Preset, error) {
 		return nil, err
 	}
 	group, ok := presets[dataset]
+	if alias, isAlias := presetAliases[dataset]; isAlias {
+		group, ok = presets[alias], true
+	}
 	if !ok {
 		return nil, &NoPresetError{Dataset: dataset}
 	}

@@ -19,6 +19,7 @@ const (
 	StatusOK             = "ok"
 	StatusNotRun         = "not run"
 	StatusInProgress     = "in progress"
+	StatusUnavailable    = "data not obtainable"
 	StatusNotImplemented = "not implemented yet"
 	StatusFailed         = "failed"
 	StatusUnreadable     = "unreadable record"
@@ -43,7 +44,7 @@ type Row struct {
 	// PaperRelChange the paper's printed one; both only for the rows where the paper prints one.
 	RelChange      *float64 `json:"rel_change,omitempty"`
 	PaperRelChange *float64 `json:"paper_rel_change,omitempty"`
-	// Error says why a cell failed or its record could not be read.
+	// Error says why a cell failed, its record could not be read or its data cannot be obtained.
 	Error string `json:"error,omitempty"`
 	// Progress says how far an in-progress cell is.
 	Progress string `json:"progress,omitempty"`
@@ -114,9 +115,11 @@ func LoadReport(dir, table string) (*Report, error) {
 			if err == nil {
 				s, err = spec.readOurs(rec, d)
 			}
-			switch {
+			switch why, unavailable := spec.Unavailable[d]; {
 			case !spec.runnable(m):
 				row.Status = StatusNotImplemented
+			case unavailable:
+				row.Status, row.Error = StatusUnavailable, why
 			case errors.Is(err, os.ErrNotExist):
 				row.Status = StatusNotRun
 				if cd, cm, done, runs, err := geomix.CheckpointProgress(CheckpointPath(dir, p.ID, td, tm)); err == nil && cd == td && cm == tm {

@@ -36,8 +36,8 @@ type CellRunner func(c Cell) (*geomix.Result, error)
 type Options struct {
 	// Datasets and Methods restrict the sweep (in the table's order whatever the order given); nil
 	// means every runnable column/row, and with Quick every column in QuickDatasets (every column
-	// of a table read from one training, Spec.TrainOn). A column of such a table selects its
-	// training, hence all its columns.
+	// of a table whose columns are read from other trainings, Spec.TrainedOn). A column selects its
+	// training, hence all the columns read from it.
 	Datasets, Methods []string
 	// Runs per cell; 0 means DefaultRuns(dataset), or 1 with Quick.
 	Runs int
@@ -265,6 +265,9 @@ func (o Options) selection(spec *Spec) (datasets, methods []string, err error) {
 		if !slices.Contains(spec.Datasets, d) {
 			return nil, nil, fmt.Errorf("tables: %s has no data set %q (columns: %s)", table, d, strings.Join(spec.Datasets, ","))
 		}
+		if why, ok := spec.Unavailable[d]; ok {
+			return nil, nil, fmt.Errorf("tables: %s column %q cannot run: %s", table, d, why)
+		}
 	}
 	for _, m := range o.Methods {
 		if slices.Contains(spec.NotImplemented, m) {
@@ -278,9 +281,10 @@ func (o Options) selection(spec *Spec) (datasets, methods []string, err error) {
 		return nil, nil, fmt.Errorf("tables: runs must be >= 1 (0 for the default), got %d", o.Runs)
 	}
 	for _, d := range spec.Datasets {
-		switch {
+		switch _, unavailable := spec.Unavailable[d]; {
+		case unavailable:
 		case len(o.Datasets) > 0 && slices.Contains(o.Datasets, d),
-			len(o.Datasets) == 0 && (!o.Quick || spec.TrainOn != "" || slices.Contains(QuickDatasets, d)):
+			len(o.Datasets) == 0 && (!o.Quick || len(spec.TrainedOn) > 0 || slices.Contains(QuickDatasets, d)):
 			datasets = append(datasets, d)
 		}
 	}

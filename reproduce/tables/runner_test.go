@@ -306,8 +306,8 @@ func TestSelection(t *testing.T) {
 	if _, _, err := (Options{Methods: []string{"graphmixup"}}).selection(t2); !strings.Contains(err.Error(), "not implemented yet") {
 		t.Errorf("graphmixup error = %v", err)
 	}
-	if _, err := SpecFor("table4"); err == nil {
-		t.Error("SpecFor(table4) returned no error")
+	if _, err := SpecFor("table1"); err == nil {
+		t.Error("SpecFor(table1) returned no error")
 	}
 	if DefaultRuns("chameleon") != 10 || DefaultRuns("pubmed") != 5 {
 		t.Error("DefaultRuns: want 10 for chameleon, 5 for pubmed")
@@ -339,8 +339,20 @@ func TestLoadReportStatuses(t *testing.T) {
 		t.Errorf("report lacks the not-implemented GraphMixup row:\n%s", md)
 	}
 	rep, err = LoadReport(t.TempDir(), "table4")
-	if err != nil || len(rep.Rows) != 6*10 || rep.Rows[0].Status != StatusNotImplemented || rep.Rows[0].Paper.Mean != 66.6 {
-		t.Errorf("table4 report: err %v, rows %d, first %+v; want 60 paper-only rows", err, len(rep.Rows), rep.Rows[0])
+	counts = map[string]int{}
+	for _, r := range rep.Rows {
+		counts[r.Status]++
+	}
+	if err != nil || len(rep.Rows) != 6*10 || rep.Rows[0].Status != StatusUnavailable || rep.Rows[0].Paper.Mean != 66.6 ||
+		counts[StatusUnavailable] != 4*9 || counts[StatusNotImplemented] != 6 || counts[StatusNotRun] != 2*9 {
+		t.Errorf("table4 report: err %v, rows %d, statuses %v, first %+v; want STL10/CIFAR10 not obtainable, 20News not run", err, len(rep.Rows), counts, rep.Rows[0])
+	}
+	t4, _ := SpecFor("table4")
+	if ds, _, err := (Options{}).selection(t4); err != nil || strings.Join(ds, ",") != "20news-100,20news-200" {
+		t.Errorf("table4 default selection %v, %v; want the 20News columns", ds, err)
+	}
+	if _, _, err := (Options{Datasets: []string{"stl10-10"}}).selection(t4); err == nil || !strings.Contains(err.Error(), "not obtainable") {
+		t.Errorf("selecting stl10-10: %v, want an error saying its data is not obtainable", err)
 	}
 	if _, err := LoadReport(t.TempDir(), "table1"); err == nil {
 		t.Error("LoadReport(table1) returned no error")
