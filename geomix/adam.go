@@ -13,8 +13,13 @@ const AdamScope = "/adam"
 // AdamConfig is torch.optim.Adam with its coupled L2 weight decay: the gradient becomes
 // g + WeightDecay·w for every trainable parameter, biases and BatchNorm included (unlike GoMLX's
 // regularizers.L2, which adds 2a·w to kernels only, or AdamW's decoupled decay).
+//
+// With DecayEvery > 0 the learning rate follows torch's StepLR stepped once per update: LR ·
+// DecayFactor^⌊(step−1) / DecayEvery⌋, step counting the updates since Adam's state was created.
 type AdamConfig struct {
 	LR, Beta1, Beta2, Epsilon, WeightDecay float64
+	DecayEvery                             int
+	DecayFactor                            float64
 }
 
 // NewAdamConfig returns lr and weightDecay with torch's defaults β1 0.9, β2 0.999, ε 1e-8.
@@ -38,7 +43,13 @@ func AdamStep(cfg AdamConfig, param, grad, m, v, step *Node) (newParam, newM, ne
 	bias1 := OneMinus(Pow(Scalar(param.Graph(), dtype, cfg.Beta1), step))
 	bias2 := OneMinus(Pow(Scalar(param.Graph(), dtype, cfg.Beta2), step))
 	denom := AddScalar(Sqrt(Div(newV, bias2)), cfg.Epsilon)
-	newParam = Sub(param, MulScalar(Div(Div(newM, bias1), denom), cfg.LR))
+	update := Div(Div(newM, bias1), denom)
+	if cfg.DecayEvery > 0 {
+		epochs := Floor(MulScalar(AddScalar(step, -1), 1/float64(cfg.DecayEvery)))
+		lr := MulScalar(Pow(Scalar(param.Graph(), dtype, cfg.DecayFactor), epochs), cfg.LR)
+		return Sub(param, Mul(update, lr)), newM, newV
+	}
+	newParam = Sub(param, MulScalar(update, cfg.LR))
 	return newParam, newM, newV
 }
 

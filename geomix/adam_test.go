@@ -1,6 +1,7 @@
 package geomix
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -54,5 +55,22 @@ func TestSoftCrossEntropyByHand(t *testing.T) {
 	want := (0.5*math.Log(16.0/3) + math.Log(2)) / 2
 	if math.Abs(got-want) > 1e-12 {
 		t.Fatalf("SoftCrossEntropy = %.15g, want %.15g", got, want)
+	}
+}
+
+// TestAdamStepLR: with StepLR (every 2, factor 0.5) the update of steps 1-2 uses lr, of steps 3-4
+// lr/2, of step 5 lr/4: with zero moments and the same gradient the step's move is lr_t·(m̂/√v̂).
+func TestAdamStepLR(t *testing.T) {
+	cfg := NewAdamConfig(0.01, 0)
+	cfg.DecayEvery, cfg.DecayFactor = 2, 0.5
+	for step, lr := range map[float64]float64{1: 0.01, 2: 0.01, 3: 0.005, 4: 0.005, 5: 0.0025} {
+		out := MustExecOnceN(testBackend(t), func(p, s *Node) []*Node {
+			np, _, _ := AdamStep(cfg, p, ConstAs(p, 0.5), ConstAs(p, 0), ConstAs(p, 0), s)
+			return []*Node{np}
+		}, 1.0, step)
+		// m̂ = 0.05/(1−0.9^s), v̂ = 0.00025/(1−0.999^s).
+		mHat, vHat := 0.05/(1-math.Pow(0.9, step)), 0.00025/(1-math.Pow(0.999, step))
+		want := 1 - lr*mHat/(math.Sqrt(vHat)+1e-8)
+		assertNear(t, fmt.Sprintf("step %v", step), []float64{out[0].Value().(float64)}, []float64{want}, 1e-12)
 	}
 }

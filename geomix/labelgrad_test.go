@@ -37,7 +37,7 @@ func lossAndInputGrad(t *testing.T, labelGrad bool) (*context.Exec, *context.Var
 		ctx.SetTraining(g, true)
 		x := &SparseFeatures{NumRows: 4, NumCols: 3, Rows: in[3], Cols: in[4], Values: in[5]}
 		z, proj := m.project(ctx, x, true)
-		loss := m.loss(ctx, z, proj, NewAdjacencyNodes(4, in[0], in[1], in[2]), in[6], in[7], nil, nil)
+		loss := m.loss(ctx, z, proj, NewAdjacencyNodes(4, in[0], in[1], in[2]), in[6], in[7], nil, nil, nil)
 		wIn := ctx.GetVariableByScopeAndName(ModelScope+"/input", "weight")
 		return []*Node{loss, Gradient(loss, wIn.ValueGraph(g))[0]}
 	})

@@ -29,23 +29,27 @@ const (
 	// MixGraphMix is the GraphMix baseline of Verma et al. (AAAI'21): every epoch either a GCN step
 	// or a manifold-mixup step of the parameter-shared FCN with sharpened pseudo-labels (graphmix.go).
 	MixGraphMix
+	// MixDANN is the domain-adversarial baseline (DANN with a GCN encoder, DANNGCN): cross-entropy on
+	// the train nodes plus a domain classifier, behind gradient reversal, telling the graph's extra
+	// test sets (the target domain) from the other nodes.
+	MixDANN
 )
 
 // methods maps every method id to its mixing; plain baselines name their backbone.
 var methods = map[string]Mixing{
 	"gcn": MixNone, "gat": MixNone, "sgc": MixNone, "appnp": MixNone, "glognn": MixNone, "mlp": MixNone,
 	"geomix1": MixGeoI, "geomix2": MixGeoII, "geomix3": MixGeoIII, "geomix3-paper": MixGeoIIIPaper,
-	"randommix": MixRandom, "nolocality": MixNoLocality, "mixup": MixNodeMixup, "graphmix": MixGraphMix,
+	"randommix": MixRandom, "nolocality": MixNoLocality, "mixup": MixNodeMixup, "graphmix": MixGraphMix, "dann": MixDANN,
 }
 
 // MethodNames lists the valid method ids in a fixed order.
 func MethodNames() []string {
-	return []string{"gcn", "gat", "sgc", "appnp", "glognn", "mlp", "mixup", "graphmix", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
+	return []string{"gcn", "gat", "sgc", "appnp", "glognn", "mlp", "mixup", "graphmix", "dann", "geomix1", "geomix2", "geomix3", "geomix3-paper", "randommix", "nolocality"}
 }
 
-// ParseMethod returns the mixing of a method id, and for the plain baselines (gcn, gat, sgc, appnp,
-// glognn, mlp) the backbone they name, for mixup and graphmix their own ("" for the GeoMix methods and ablations,
-// whose backbone comes from ParamBackbone). The
+// ParseMethod returns the mixing of a method id, and the backbone the method brings: for the plain
+// baselines (gcn, gat, sgc, appnp, glognn, mlp) the one they name, for mixup, graphmix and dann their
+// own ("" for the GeoMix methods and ablations, whose backbone comes from ParamBackbone). The
 // trainer runs "gcn" as the configured GCN flavour: gcnconv where ParamBackbone is gcnconv (the
 // heterophilic presets).
 func ParseMethod(name string) (mixing Mixing, backbone string, err error) {
@@ -60,6 +64,8 @@ func ParseMethod(name string) (mixing Mixing, backbone string, err error) {
 		return m, "graphconv", nil
 	case MixGraphMix:
 		return m, "graphmix-gcn", nil
+	case MixDANN:
+		return m, "dann-gcn", nil
 	}
 	return m, "", nil
 }

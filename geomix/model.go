@@ -9,6 +9,11 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/layers"
 )
 
+// domainAdversary is a backbone with a domain classifier behind gradient reversal (DANNGCN).
+type domainAdversary interface {
+	Heads(ctx *context.Context, adj *AdjacencyNodes, xw, reverse *Node, dims Dims) (labels, domain *Node)
+}
+
 // nodeMixer is a backbone that runs node Mixup's two-stage forward (GraphConv).
 type nodeMixer interface {
 	MixupLogits(ctx *context.Context, adj *AdjacencyNodes, xw, lambda, perm *Node, dims Dims) *Node
@@ -48,7 +53,7 @@ func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*mode
 	if m.inputDropout < 0 || m.inputDropout >= 1 {
 		return nil, fmt.Errorf("%s = %g: want [0, 1)", ParamInputDropout, m.inputDropout)
 	}
-	if (mixing != MixNone && mixing != MixNodeMixup && mixing != MixGraphMix) && m.hops < 1 {
+	if (mixing != MixNone && mixing != MixNodeMixup && mixing != MixGraphMix && mixing != MixDANN) && m.hops < 1 {
 		return nil, fmt.Errorf("%s = %d: mixing needs at least 1 hop", ParamHops, m.hops)
 	}
 	if (mixing == MixGeoIII || mixing == MixGeoIIIPaper) && !context.GetParamOr(ctx, ParamUseWeight, true) {
@@ -59,6 +64,9 @@ func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*mode
 	}
 	if _, ok := b.(fcnBackbone); mixing == MixGraphMix && !ok {
 		return nil, fmt.Errorf("graphmix needs the graphmix-gcn backbone, got %T", b)
+	}
+	if _, ok := b.(domainAdversary); mixing == MixDANN && !ok {
+		return nil, fmt.Errorf("dann needs the dann-gcn backbone, got %T", b)
 	}
 	if m.attnDim < 1 {
 		return nil, fmt.Errorf("%s = %d: want >= 1", ParamAttnDim, m.attnDim)
@@ -136,12 +144,24 @@ func (m *model) mix(adj *AdjacencyNodes, h, perm *Node, proj Projection) *Node {
 // overwritten by the truth, features and labels mixed, then CE over train nodes of f(X_mix) +
 // λ · soft-CE over every non-train node. Without mixing it is the plain CE of f(X). perm [N, 1] is
 // RandomMix's pairing or node Mixup's partner of every node; lambda (a scalar) is node Mixup's
-// mixing weight, whose loss is λ CE(y) + (1−λ) CE(y[π]) over the train nodes (SPEC §6.2).
-func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *AdjacencyNodes, oneHot, trainMask, perm, lambda *Node) *Node {
+// mixing weight, whose loss is λ CE(y) + (1−λ) CE(y[π]) over the train nodes (SPEC §6.2), or DANN's
+// gradient reversal coefficient, whose loss adds the domain classifier's cross-entropy on the other
+// nodes (domain 0) and the target nodes (domain 1, target [N, 1] is 1 there), each a mean.
+func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *AdjacencyNodes, oneHot, trainMask, perm, lambda, target *Node) *Node {
 	xw := Columns(z, 0, m.inputWidth)
 	switch m.mixing {
 	case MixNone, MixGraphMix: // GraphMix's GCN step; its FCN step is graphMixFCNLoss
 		return SoftCrossEntropy(m.logits(ctx, adj, xw), oneHot, trainMask)
+	case MixDANN:
+		labels, domain := m.backbone.(domainAdversary).Heads(ctx.InAbsPath(ModelScope).In("backbone"), adj, xw, lambda, m.dims)
+		target = ConvertDType(target, domain.DType())
+		softplus := func(x *Node) *Node { return Add(Max(x, ZerosLike(x)), Log(OnePlus(Exp(Neg(Abs(x)))))) }
+		maskedMean := func(x, mask *Node) *Node {
+			return Div(ReduceAllSum(Mul(x, mask)), Max(ReduceAllSum(mask), OnesLike(ReduceAllSum(mask))))
+		}
+		// −log(1 − σ(d)) = softplus(d) on the source, −log σ(d) = softplus(−d) on the target.
+		domainLoss := Add(maskedMean(softplus(domain), OneMinus(target)), maskedMean(softplus(Neg(domain)), target))
+		return Add(SoftCrossEntropy(labels, oneHot, trainMask), domainLoss)
 	case MixNodeMixup:
 		logits := m.backbone.(nodeMixer).MixupLogits(ctx.InAbsPath(ModelScope).In("backbone"), adj, xw, lambda, perm, m.dims)
 		lam := ConvertDType(lambda, logits.DType())

@@ -83,6 +83,14 @@ const (
 	// ParamGraphMixGamma is γ, the weight GraphMix's unsupervised mixup loss ramps up to (float64,
 	// 1; its scripts: 10 on Cora and CiteSeer, 1 on PubMed).
 	ParamGraphMixGamma = "graphmix_gamma"
+	// ParamDANNReversal caps DANN's gradient reversal coefficient min((t+1)/E, cap) (float64, 0.2,
+	// StruRW's alphamin).
+	ParamDANNReversal = "dann_reversal"
+	// ParamLRDecayEvery multiplies the learning rate by ParamLRDecayFactor every this many updates
+	// of a run, torch's StepLR (int, 0 = constant; DANN's 50).
+	ParamLRDecayEvery = "lr_decay_every"
+	// ParamLRDecayFactor is StepLR's γ (float64, 1; DANN's 0.8).
+	ParamLRDecayFactor = "lr_decay_factor"
 )
 
 // paramDefaults are the argparse defaults of the reference main_exp code (SPEC §5.1), used when
@@ -114,6 +122,9 @@ var paramDefaults = map[string]any{
 	ParamInputDropout:     0.0,
 	ParamSelectLast:       false,
 	ParamGraphMixGamma:    1.0,
+	ParamDANNReversal:     0.2,
+	ParamLRDecayEvery:     0,
+	ParamLRDecayFactor:    1.0,
 	ParamGATHeads:         8,
 	ParamGATOutHeads:      1,
 	ParamSGCHops:          2,

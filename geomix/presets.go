@@ -125,6 +125,15 @@ func (e *NoPresetError) Error() string {
 var mixupParams = map[string]any{ParamLayers: 3, ParamHidden: 256, ParamDropout: 0.4, ParamLR: 1e-3, ParamWeightDecay: 0.0,
 	ParamUseBN: false, ParamNormalization: "row", ParamMixupBeta: 4, ParamResetAdam: true}
 
+// dannParams are DANN's settings from StruRW's template (Graph-COM/StruRW, StruRW_Adv, SPEC §6.6):
+// a GCN encoder of two layers of 50 units with dropout 0.1, 50-unit label and domain classifiers,
+// gradient reversal ramping to 0.2, Adam lr 0.007 without weight decay and StepLR(50, 0.8). GeoMix's
+// own settings are not published; epochs, runs, seed, split and selection (the in-distribution
+// validation accuracy; StruRW selects on a target validation set, which Twitch's protocol has not)
+// are the data set's, and Adam is re-created every run.
+var dannParams = map[string]any{ParamHidden: 50, ParamDropout: 0.1, ParamLR: 0.007, ParamWeightDecay: 0.0,
+	ParamLRDecayEvery: 50, ParamLRDecayFactor: 0.8, ParamDANNReversal: 0.2, ParamUseBN: false, ParamResetAdam: true}
+
 // graphMixParams are GraphMix's settings from its authors' code (vikasverma1077/GraphMix, SPEC §6.3):
 // a 2-layer GCN of 16 units without biases, input dropout 0.5, no hidden dropout, Adam lr 0.01 with
 // weight decay 5e-4, 2000 epochs, the last of the best validation epochs; γ of the unsupervised
@@ -230,6 +239,9 @@ func PresetFor(dataset, method string) (*Preset, error) {
 	case MixNodeMixup:
 		maps.Copy(p.Params, mixupParams)
 		p.Source += " for the protocol; node Mixup's own model and optimizer settings (Wang et al.'s code, SPEC §6.2)"
+	case MixDANN:
+		maps.Copy(p.Params, dannParams)
+		p.Source += " for the data; DANN's model and optimizer from StruRW's template (SPEC §6.6)"
 	case MixGraphMix:
 		maps.Copy(p.Params, graphMixParams)
 		p.Params[ParamGraphMixGamma] = 1.0

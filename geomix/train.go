@@ -84,6 +84,7 @@ type trainer struct {
 	// ParamMixupBeta, ParamGraphMixGamma and ParamSelectLast.
 	runTrain      []int32
 	mixupBeta     int
+	dannReversal  float64
 	graphMixGamma float64
 	selectLast    bool
 
@@ -95,6 +96,8 @@ type trainer struct {
 	// the evaluation projection's widths.
 	trainValues, evalValues *tensors.Tensor
 	oneHot, identity        *tensors.Tensor
+	// target is the [N, 1] 0/1 mask of the extra test sets' nodes, DANN's target domain.
+	target *tensors.Tensor
 }
 
 // effectiveParams returns every Param* value Train uses: ctx's if set, else the default.
@@ -223,7 +226,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		epochs: params[ParamEpochs].(int), runs: params[ParamRuns].(int), patience: params[ParamPatience].(int),
 		resetAdam: params[ParamResetAdam].(bool), pcg: rand.NewPCG(uint64(seed), 0x6765306d6978)}
 	t.rng = rand.New(t.pcg)
-	t.mixupBeta = params[ParamMixupBeta].(int)
+	t.mixupBeta, t.dannReversal = params[ParamMixupBeta].(int), params[ParamDANNReversal].(float64)
 	t.graphMixGamma, t.selectLast = params[ParamGraphMixGamma].(float64), params[ParamSelectLast].(bool)
 	if t.mixupBeta < 1 {
 		return nil, fmt.Errorf("%s = %d: want an integer >= 1", ParamMixupBeta, t.mixupBeta)
@@ -232,6 +235,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		return nil, fmt.Errorf("want %s >= 1 and %s >= 1, got %d and %d", ParamEpochs, ParamRuns, t.epochs, t.runs)
 	}
 	cfg := NewAdamConfig(params[ParamLR].(float64), params[ParamWeightDecay].(float64))
+	cfg.DecayEvery, cfg.DecayFactor = params[ParamLRDecayEvery].(int), params[ParamLRDecayFactor].(float64)
 
 	adj := BuildAdjacency(g, norm)
 	trainWidth := m.inputWidth
@@ -256,6 +260,19 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		identity[i] = []int32{int32(i)}
 	}
 	t.oneHot, t.identity = tensors.FromValue(oneHot), tensors.FromValue(identity)
+	target := make([][]float32, g.NumNodes)
+	for i := range target {
+		target[i] = []float32{0}
+	}
+	for _, set := range g.ExtraTests {
+		for _, v := range set.Nodes {
+			target[v][0] = 1
+		}
+	}
+	if mixing == MixDANN && len(g.ExtraTests) == 0 {
+		return nil, fmt.Errorf("dann needs a graph with extra test sets as its target domain (e.g. twitch-ood); %q has none", g.Name)
+	}
+	t.target = tensors.FromValue(target)
 
 	n, f := g.NumNodes, g.NumFeatures()
 	inputs := func(in []*Node) (*SparseFeatures, *AdjacencyNodes) {
@@ -273,7 +290,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		if m.inputDropout > 0 { // the update sees dropout(X) W
 			z, proj = m.project(ctx, x, true)
 		}
-		loss := m.loss(ctx, z, proj, a, in[6], in[7], in[8], in[9])
+		loss := m.loss(ctx, z, proj, a, in[6], in[7], in[8], in[9], in[10])
 		ApplyAdam(ctx, loss, cfg)
 		return []*Node{loss, pred}
 	})

@@ -177,8 +177,10 @@ func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []i
 	case MixNodeMixup:
 		lambda = float32(betaSymmetric(t.rng, t.mixupBeta))
 		perm = t.trainPartners()
+	case MixDANN: // the reversal ramps up linearly over the run, capped (StruRW's alphatimes 1)
+		lambda = float32(min(float64(epoch+1)/float64(t.epochs), t.dannReversal))
 	}
-	return t.result(epoch, "training step", t.stepExec, append(t.graphArgs(), t.trainValues, t.oneHot, maskT, perm, lambda))
+	return t.result(epoch, "training step", t.stepExec, append(t.graphArgs(), t.trainValues, t.oneHot, maskT, perm, lambda, t.target))
 }
 
 // result runs a step executor on args and returns its loss and prediction; what names the step

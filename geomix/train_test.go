@@ -186,6 +186,7 @@ func TestPresetBaselines(t *testing.T) {
 		{"pubmed", "graphmix", map[string]any{ParamGraphMixGamma: 1.0}},
 		{"chameleon", "graphmix", map[string]any{ParamPatience: 200, ParamEpochs: 2000}},
 		{"squirrel", "glognn", map[string]any{ParamGloGNNDelta: 1.0, ParamDropout: 0.8, ParamNormalization: "rowself", ParamPatience: 200}},
+		{"twitch-ood", "dann", map[string]any{ParamHidden: 50, ParamLR: 0.007, ParamLRDecayEvery: 50, ParamLRDecayFactor: 0.8, ParamEpochs: 300}},
 		{"citeseer", "glognn", map[string]any{ParamGloGNNAlpha: 77.0, ParamGloGNNBeta: 1000.0, ParamGloGNNOrders: 6, ParamHidden: 64}},
 	} {
 		p, err := PresetFor(c.dataset, c.method)

@@ -535,7 +535,7 @@ func TestTable3ReadsExtraTests(t *testing.T) {
 	o := testOptions(dir)
 	o.Datasets = []string{"twitch-ru"}
 	sweep, err := Run(t3, fake.run, o)
-	if err == nil || fake.total() != 6 || fake.calls["twitch-ood/gcn"] != 1 || sweep.Ran != 5 {
+	if err == nil || fake.total() != 7 || fake.calls["twitch-ood/gcn"] != 1 || sweep.Ran != 6 {
 		t.Fatalf("err %v, calls %v, ran %d; want one training per row on twitch-ood, geomix3 failing", err, fake.calls, sweep.Ran)
 	}
 	if _, err := os.Stat(RecordPath(dir, "table3", "twitch-ood", "gcn")); err != nil {
