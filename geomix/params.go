@@ -3,6 +3,9 @@
 // backbones whose first operation is linear (so mixing runs in the projected width), the authors'
 // training step and protocol (pseudo-labels, soft cross-entropy on every non-train node, PyTorch Adam
 // with coupled weight decay, best-validation selection), and the per-dataset presets of their scripts.
+// The paper's baselines train under the same protocol: GCN, GAT, SGC, APPNP, MLP, GloGNN, node Mixup
+// (GraphConv), GraphMix (GraphMixGCN) and DANN (DANNGCN), each with its own code's model settings
+// (see PresetFor); Train checkpoints between runs so long cells resume (WithCheckpoint).
 //
 // Where the released code and the paper disagree, the code is the default and the paper's variant is
 // an option (see SPEC §7 in the project's reference notes): e.g. AttentionCode vs AttentionPaper.
@@ -26,7 +29,8 @@ const (
 	// ParamWeightDecay is PyTorch-style coupled L2: wd*w is added to every gradient, biases and BN
 	// included (float64, 5e-4).
 	ParamWeightDecay = "weight_decay"
-	// ParamDropout is the dropout rate after every hidden layer; there is no input dropout (float64, 0).
+	// ParamDropout is the dropout rate after every hidden layer (float64, 0); input dropout is
+	// ParamInputDropout.
 	ParamDropout = "dropout"
 	// ParamHidden is the hidden width (int, 64).
 	ParamHidden = "hidden"
