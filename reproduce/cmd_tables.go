@@ -49,6 +49,7 @@ func runTable(id string, args []string) error {
 	out := fs.String("out", "results", "results directory: cells in DIR/"+id+"/, the report in DIR/"+id+".md")
 	force := fs.Bool("force", false, "rerun cells that already have a result")
 	asJSON := fs.Bool("json", false, "also print the comparison as JSON on stdout")
+	dryRun := fs.Bool("dry-run", false, "list the selected cells and their state (finished, in progress, to run) without training")
 	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,14 +62,18 @@ func runTable(id string, args []string) error {
 			return err
 		}
 	}
+	opts := tables.Options{
+		Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Runs: *runs, Quick: *quick,
+		OutDir: *out, Force: *force, Command: commandLine(id, args),
+	}
+	if *dryRun {
+		return printPlan(spec, opts)
+	}
 	runner, err := newCellRunner()
 	if err != nil {
 		return err
 	}
-	sweep, err := tables.Run(spec, runner, tables.Options{
-		Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Runs: *runs, Quick: *quick,
-		OutDir: *out, Force: *force, Command: commandLine(id, args),
-	})
+	sweep, err := tables.Run(spec, runner, opts)
 	if sweep != nil && sweep.Report != nil {
 		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d copied from another table, %d failed; report %s\n",
 			id, sweep.Ran, sweep.Skipped, sweep.Shared, len(sweep.Failed), sweep.ReportPath)
@@ -81,6 +86,24 @@ func runTable(id string, args []string) error {
 		}
 	}
 	return err
+}
+
+// printPlan prints what a sweep with opts would do, a line per cell.
+func printPlan(spec *tables.Spec, opts tables.Options) error {
+	cells, err := tables.Plan(spec, opts)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "DATASET	METHOD	RUNS	STATE	RECORD")
+	for _, c := range cells {
+		state := c.State
+		if c.State == tables.StateInProgress {
+			state = fmt.Sprintf("%s: %d of %d runs finished", c.State, c.Done, c.Runs)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", c.Dataset, c.Method, c.Runs, state, c.Path)
+	}
+	return w.Flush()
 }
 
 // runList implements `reproduce list`.

@@ -174,6 +174,54 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	return sweep, nil
 }
 
+// Cell states of a Plan.
+const (
+	StateFinished   = "finished"
+	StateShared     = "copied from another table"
+	StateInProgress = "in progress"
+	StateStale      = "checkpoint for another run count (--force starts over)"
+	StateToRun      = "to run"
+)
+
+// PlannedCell is a cell of a sweep before it runs: its training, record path and state (one of the
+// State* constants); Done counts the runs its checkpoint holds when in progress.
+type PlannedCell struct {
+	Cell
+	Path, State string
+	Done        int
+}
+
+// Plan returns what Run would do with spec and opts, cell by cell, without training anything.
+func Plan(spec *Spec, opts Options) ([]PlannedCell, error) {
+	datasets, methods, err := opts.selection(spec)
+	if err != nil {
+		return nil, err
+	}
+	if opts.OutDir == "" {
+		opts.OutDir = "results"
+	}
+	cells, _ := opts.plan(spec, datasets, methods, io.Discard)
+	out := make([]PlannedCell, len(cells))
+	for i, c := range cells {
+		p := PlannedCell{Cell: c.Cell, Path: c.path, State: StateToRun}
+		switch {
+		case c.skip:
+			p.State = StateFinished
+		case c.shared != nil:
+			p.State = StateShared
+		case c.Checkpoint != "" && !opts.Force:
+			if d, m, done, runs, err := geomix.CheckpointProgress(c.Checkpoint); err == nil && d == c.Dataset && m == c.Method {
+				p.State, p.Done = StateInProgress, done
+				if runs != c.Runs {
+					p.State = StateStale
+				}
+			}
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
 // plan lists the trainings of the columns datasets × the rows methods in order, marking those a
 // matching record already covers (unless Force), and counts the cells left to run.
 func (o Options) plan(spec *Spec, datasets, methods []string, progress io.Writer) (cells []cell, toRun int) {

@@ -520,6 +520,27 @@ func TestLoadReportInProgress(t *testing.T) {
 	if md := rep.Markdown(); !strings.Contains(md, "| Cora | GCN | in progress: 2 of 3 runs finished (checkpoint)") {
 		t.Errorf("report lacks the in-progress row:\n%s", md)
 	}
+	if err := writeRecord(RecordPath(dir, "table5", "cora", "geomix1"), &Record{Result: geomix.Result{Dataset: "cora", Method: "geomix1", Runs: 3},
+		Table: "table5", TestAccs: []float64{1, 2, 3}}); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Plan(table5(t), Options{OutDir: dir, Datasets: []string{"cora"}, Runs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]string{}
+	for _, c := range plan {
+		states[c.Method] = c.State
+		if c.State == StateInProgress && c.Done != 2 {
+			t.Errorf("%s: %d runs done, want 2", c.Method, c.Done)
+		}
+	}
+	if states["gcn"] != StateInProgress || states["geomix1"] != StateFinished || states["randommix"] != StateToRun {
+		t.Errorf("plan states %v: want gcn in progress, geomix1 finished, randommix to run", states)
+	}
+	if plan, err := Plan(table5(t), Options{OutDir: dir, Datasets: []string{"cora"}, Methods: []string{"gcn"}}); err != nil || plan[0].State != StateStale {
+		t.Errorf("plan for 5 runs over a 3-run checkpoint: %+v, %v; want %q", plan, err, StateStale)
+	}
 }
 
 // TestTable3ReadsExtraTests: Table 3 trains each row once on twitch-ood (ERM as gcn) and reads its
