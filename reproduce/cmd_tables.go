@@ -106,9 +106,10 @@ func printPlan(spec *tables.Spec, opts tables.Options) error {
 	return w.Flush()
 }
 
-// runList implements `reproduce list`.
+// runList implements `reproduce list [--out DIR]`.
 func runList(args []string) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	out := fs.String("out", "results", "results directory whose finished cells are counted")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -119,6 +120,9 @@ func runList(args []string) error {
 	fmt.Fprintln(w, "ID\tKIND\tSTATUS\tWHAT\tCOMMAND\tNOTE")
 	for _, e := range tables.Catalog() {
 		status, note := listStatus(e)
+		if spec, err := tables.SpecFor(e.ID); err == nil {
+			note = joinNotes(cellCounts(spec, *out), note)
+		}
 		command := e.Command
 		if command == "" {
 			command = "-"
@@ -126,6 +130,28 @@ func runList(args []string) error {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, status, e.Title, command, note)
 	}
 	return w.Flush()
+}
+
+// cellCounts says how many of spec's full-protocol cells under dir are finished and in progress.
+func cellCounts(spec *tables.Spec, dir string) string {
+	cells, err := tables.Plan(spec, tables.Options{OutDir: dir})
+	if err != nil {
+		return ""
+	}
+	finished, inProgress := 0, 0
+	for _, c := range cells {
+		switch c.State {
+		case tables.StateFinished, tables.StateShared:
+			finished++
+		case tables.StateInProgress:
+			inProgress++
+		}
+	}
+	s := fmt.Sprintf("%d of %d cells finished in %s", finished, len(cells), dir)
+	if inProgress > 0 {
+		s += fmt.Sprintf(", %d in progress", inProgress)
+	}
+	return s
 }
 
 // listStatus downgrades a catalog entry whose sub-command is not registered in this binary, or whose

@@ -92,6 +92,14 @@ func TestListStatus(t *testing.T) {
 	if s, _ := listStatus(byID["table2"]); s != tables.Partial {
 		t.Errorf("table2: %q, want partial", s)
 	}
+	dir := t.TempDir()
+	if err := runTable("table5", []string{"--out", dir, "--datasets", "cora", "--methods", "gcn", "--runs", "5"}); err != nil {
+		t.Fatal(err)
+	}
+	t5, _ := tables.SpecFor("table5")
+	if got := cellCounts(t5, dir); got != "1 of 12 cells finished in "+dir {
+		t.Errorf("cell counts %q, want 1 of 12 (cora/gcn)", got)
+	}
 	ghost := tables.Entry{ID: "ghost", Command: "go run ./reproduce ghost", Status: tables.Implemented}
 	if s, note := listStatus(ghost); s != tables.NotYet || !strings.Contains(note, "not in this build") {
 		t.Errorf("unregistered command: %q %q", s, note)
