@@ -123,7 +123,7 @@ func LoadReport(dir, table string) (*Report, error) {
 			case errors.Is(err, os.ErrNotExist):
 				row.Status = StatusNotRun
 				if cd, cm, done, runs, err := geomix.CheckpointProgress(CheckpointPath(dir, p.ID, td, tm)); err == nil && cd == td && cm == tm {
-					row.Status, row.Progress = StatusInProgress, fmt.Sprintf("%d of %d runs finished (checkpoint); the same command resumes it", done, runs)
+					row.Status, row.Progress = StatusInProgress, fmt.Sprintf("%d of %d runs finished (a checkpoint on the machine that rendered this report; the same command resumes it there)", done, runs)
 				}
 			case err != nil:
 				row.Status, row.Error = StatusUnreadable, err.Error()

@@ -517,7 +517,7 @@ func TestLoadReportInProgress(t *testing.T) {
 	if statuses["cora/gcn"] != StatusInProgress || statuses["citeseer/gcn"] != StatusNotRun {
 		t.Errorf("statuses %v: want cora/gcn in progress, citeseer/gcn (another cell's checkpoint) not run", statuses)
 	}
-	if md := rep.Markdown(); !strings.Contains(md, "| Cora | GCN | in progress: 2 of 3 runs finished (checkpoint)") {
+	if md := rep.Markdown(); !strings.Contains(md, "| Cora | GCN | in progress: 2 of 3 runs finished (a checkpoint on the machine") {
 		t.Errorf("report lacks the in-progress row:\n%s", md)
 	}
 	if err := writeRecord(RecordPath(dir, "table5", "cora", "geomix1"), &Record{Result: geomix.Result{Dataset: "cora", Method: "geomix1", Runs: 3},
