@@ -79,6 +79,15 @@ func backboneNamesLocked() []string {
 	return names
 }
 
+// addRow returns h [N, D] plus v [D] on every row, broadcast explicitly: the pure-Go backend adds
+// equal shapes in a plain loop but walks an index iterator per element when Add broadcasts.
+func addRow(h, v *Node) *Node {
+	if v.Rank() != 1 || h.Rank() != 2 || h.Shape().Dim(1) != v.Shape().Dim(0) {
+		panic(fmt.Sprintf("addRow: want h [N, D] and v [D], got %s and %s", h.Shape(), v.Shape()))
+	}
+	return Add(h, BroadcastToShape(InsertAxes(v, 0), h.Shape()))
+}
+
 // GlorotUniform initialises a [in, out] weight with U(±√(6/(in+out))), like PyG's glorot and
 // PyTorch's xavier_uniform_, from the context's RNG.
 func GlorotUniform(ctx *context.Context) context.VariableInitializer {

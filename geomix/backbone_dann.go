@@ -65,8 +65,7 @@ func (b DANNGCN) encode(ctx *context.Context, adj *AdjacencyNodes, xw *Node) *No
 			h = MatMulFastGrad(h, w.ValueGraph(g))
 		}
 		bias := lctx.WithInitializer(initializers.Zero).VariableWithShape("bias", shapes.Make(h.DType(), hidden)).ValueGraph(g)
-		h = Propagate(adj, h)
-		h = Add(h, BroadcastToShape(InsertAxes(bias, 0), h.Shape()))
+		h = addRow(Propagate(adj, h), bias)
 		h = layers.DropoutStatic(lctx, activations.Relu(h), dropout)
 	}
 	return h
@@ -81,8 +80,7 @@ func (b DANNGCN) mlp(ctx *context.Context, h *Node, out int) *Node {
 		lctx = lctx.WithInitializer(UniformFanIn(lctx, h.Shape().Dim(1)))
 		w := lctx.VariableWithShape("weight", shapes.Make(h.DType(), h.Shape().Dim(1), width)).ValueGraph(g)
 		bias := lctx.VariableWithShape("bias", shapes.Make(h.DType(), width)).ValueGraph(g)
-		h = MatMulFastGrad(h, w)
-		h = Add(h, BroadcastToShape(InsertAxes(bias, 0), h.Shape()))
+		h = addRow(MatMulFastGrad(h, w), bias)
 		if i == 0 {
 			h = activations.Relu(h)
 		}

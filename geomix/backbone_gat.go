@@ -182,7 +182,7 @@ func gatConv(ctx *context.Context, edges gatEdges, h *Node, l gatLayer) *Node {
 		out = ReduceMean(out, 1)
 	}
 	bias := ctx.WithInitializer(initializers.Zero).VariableWithShape("bias", shapes.Make(h.DType(), l.outWidth()))
-	return Add(out, InsertAxes(bias.ValueGraph(g), 0))
+	return addRow(out, bias.ValueGraph(g))
 }
 
 // elu is ELU(x) = x for x > 0, eˣ − 1 otherwise. The exponential only sees min(x, 0), so no

@@ -72,11 +72,11 @@ func (b GCN) Rest(ctx *context.Context, adj *AdjacencyNodes, xw *Node, dims Dims
 		if b.BiasAfter {
 			biasInit = initializers.Zero
 		}
-		bias := InsertAxes(lctx.WithInitializer(biasInit).VariableWithShape("bias", shapes.Make(h.DType(), width)).ValueGraph(g), 0)
+		bias := lctx.WithInitializer(biasInit).VariableWithShape("bias", shapes.Make(h.DType(), width)).ValueGraph(g)
 		if b.BiasAfter {
-			h = Add(Propagate(adj, h), bias)
+			h = addRow(Propagate(adj, h), bias)
 		} else {
-			h = Propagate(adj, Add(h, bias))
+			h = Propagate(adj, addRow(h, bias))
 		}
 		if i == len(widths)-1 {
 			break

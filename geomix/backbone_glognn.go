@@ -72,15 +72,12 @@ func (b GloGNN) Rest(ctx *context.Context, adj *AdjacencyNodes, xw *Node, dims D
 		vctx := ctx.In(scope)
 		return vctx.WithInitializer(UniformFanIn(vctx, fanIn)).VariableWithShape(name, shapes.Make(dtype, dims...)).ValueGraph(g)
 	}
-	row := func(v *Node, like *Node) *Node { return BroadcastToShape(InsertAxes(v, 0), like.Shape()) }
 	delta := context.GetParamOr(ctx, ParamGloGNNDelta, 0.0)
-	features := Add(xw, row(variable("fc1", "bias", dims.Features, hidden), xw))
-	structure := Propagate(adj, variable("fc3", "weight", n, n, hidden))
-	structure = Add(structure, row(variable("fc3", "bias", n, hidden), structure))
+	features := addRow(xw, variable("fc1", "bias", dims.Features, hidden))
+	structure := addRow(Propagate(adj, variable("fc3", "weight", n, n, hidden)), variable("fc3", "bias", n, hidden))
 	h := activations.Relu(Add(MulScalar(features, delta), MulScalar(structure, 1-delta)))
 	h = layers.DropoutStatic(ctx, h, context.GetParamOr(ctx, ParamDropout, 0.0))
-	h0 := MatMulFastGrad(h, variable("fc2", "weight", hidden, hidden, dims.Classes))
-	h0 = Add(h0, row(variable("fc2", "bias", hidden, dims.Classes), h0))
+	h0 := addRow(MatMulFastGrad(h, variable("fc2", "weight", hidden, hidden, dims.Classes)), variable("fc2", "bias", hidden, dims.Classes))
 
 	orders := context.GetParamOr(ctx, ParamGloGNNOrders, 1)
 	normLayers := context.GetParamOr(ctx, ParamGloGNNNormLayers, 2)

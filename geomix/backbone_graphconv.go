@@ -137,7 +137,7 @@ func (l graphConvLayers) center(i int, cen *Node) *Node {
 	lctx := l.ctx.Inf("layer_%d", i)
 	lctx = lctx.WithInitializer(UniformFanIn(lctx, fanIn))
 	bias := lctx.VariableWithShape("bias", shapes.Make(cen.DType(), l.hidden)).ValueGraph(l.g)
-	return Add(cen, BroadcastToShape(InsertAxes(bias, 0), cen.Shape()))
+	return addRow(cen, bias)
 }
 
 // dropout applies convolution i's dropout to h.
@@ -151,6 +151,5 @@ func (l graphConvLayers) output(h *Node) *Node {
 	octx = octx.WithInitializer(UniformFanIn(octx, l.hidden))
 	w := octx.VariableWithShape("weight", shapes.Make(h.DType(), l.hidden, l.classes)).ValueGraph(l.g)
 	bias := octx.VariableWithShape("bias", shapes.Make(h.DType(), l.classes)).ValueGraph(l.g)
-	logits := MatMulFastGrad(h, w)
-	return Add(logits, BroadcastToShape(InsertAxes(bias, 0), logits.Shape()))
+	return addRow(MatMulFastGrad(h, w), bias)
 }

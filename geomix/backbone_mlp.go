@@ -56,7 +56,7 @@ func mlpLayers(ctx *context.Context, xw *Node, dims Dims, who string) *Node {
 			h = MatMul(h, w.ValueGraph(g))
 		}
 		bias := lctx.VariableWithShape("bias", shapes.Make(h.DType(), width))
-		h = Add(h, InsertAxes(bias.ValueGraph(g), 0))
+		h = addRow(h, bias.ValueGraph(g))
 		if i == len(widths)-1 {
 			break
 		}

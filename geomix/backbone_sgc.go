@@ -40,5 +40,5 @@ func (SGC) Rest(ctx *context.Context, adj *AdjacencyNodes, xw *Node, dims Dims) 
 	}
 	bias := ctx.WithInitializer(UniformFanIn(ctx, dims.Features)).
 		VariableWithShape("bias", shapes.Make(xw.DType(), dims.Classes)).ValueGraph(xw.Graph())
-	return Add(PropagateK(adj, xw, hops), InsertAxes(bias, 0))
+	return addRow(PropagateK(adj, xw, hops), bias)
 }

@@ -22,7 +22,7 @@ func benchmarkEpoch(b *testing.B, dataset, method string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mask := tr.trainMask(g.Splits[0])
+	mask := nodeMask(g.NumNodes, g.Splits[0].Train)
 	if _, _, err := tr.step(0, mask); err != nil {
 		b.Fatal(err)
 	}

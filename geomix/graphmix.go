@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -44,24 +43,15 @@ type graphMixDraws struct {
 	weight              float32
 }
 
-// drawGraphMix draws an FCN step's choices from rng for the train nodes of a graph of n nodes.
-func drawGraphMix(rng *rand.Rand, train []int32, n int, gamma float64, epoch int) graphMixDraws {
+// drawGraphMix draws an FCN step's choices from rng for the train nodes, sampling the unlabelled
+// ones from others (every non-train node).
+func drawGraphMix(rng *rand.Rand, train, others []int32, gamma float64, epoch int) graphMixDraws {
 	d := graphMixDraws{train: train, weight: float32(graphMixWeight(gamma, epoch))}
 	d.trainPartner = make([]int32, len(train))
 	for i, p := range rng.Perm(len(train)) {
 		d.trainPartner[i] = train[p]
 	}
 	d.lambdaSup = float32(rng.Float64())
-	isTrain := make([]bool, n)
-	for _, v := range train {
-		isTrain[v] = true
-	}
-	var others []int32
-	for v := range n {
-		if !isTrain[v] {
-			others = append(others, int32(v))
-		}
-	}
 	d.unlab = make([]int32, len(train))
 	for i := range d.unlab {
 		d.unlab[i] = others[rng.IntN(len(others))]
@@ -76,14 +66,8 @@ func drawGraphMix(rng *rand.Rand, train []int32, n int, gamma float64, epoch int
 
 // args returns the draws as executor arguments, in graphMixFCNLoss's order.
 func (d graphMixDraws) args() []any {
-	col := func(v []int32) *tensors.Tensor {
-		out := make([][]int32, len(v))
-		for i, x := range v {
-			out[i] = []int32{x}
-		}
-		return tensors.FromValue(out)
-	}
-	return []any{col(d.train), col(d.trainPartner), d.lambdaSup, col(d.unlab), col(d.unlabPartner), d.lambdaUnsup, d.weight}
+	return []any{indexColumn(d.train), indexColumn(d.trainPartner), d.lambdaSup, indexColumn(d.unlab),
+		indexColumn(d.unlabPartner), d.lambdaUnsup, d.weight}
 }
 
 // graphMixFCNLoss is GraphMix's FCN step (SPEC §6.3 (a)): pseudo-labels are the average softmax of

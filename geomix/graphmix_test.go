@@ -28,7 +28,7 @@ func TestGraphMixWeight(t *testing.T) {
 // nodes, their partners a permutation of the sample; both λ are in [0, 1).
 func TestDrawGraphMix(t *testing.T) {
 	train := []int32{0, 1, 10, 11, 20, 21}
-	d := drawGraphMix(rand.New(rand.NewPCG(1, 1)), train, 30, 1, 0)
+	d := drawGraphMix(rand.New(rand.NewPCG(1, 1)), train, complement(30, train), 1, 0)
 	if p := slices.Sorted(slices.Values(d.trainPartner)); !slices.Equal(p, train) {
 		t.Errorf("train partners %v: not a permutation of %v", d.trainPartner, train)
 	}

@@ -35,6 +35,16 @@ const (
 	MixDANN
 )
 
+// mixesGraph reports whether m mixes features and labels over the graph in hops (the GeoMix
+// variants and their ablations), as opposed to the plain and the other baselines.
+func (m Mixing) mixesGraph() bool {
+	switch m {
+	case MixGeoI, MixGeoII, MixGeoIII, MixGeoIIIPaper, MixRandom, MixNoLocality:
+		return true
+	}
+	return false
+}
+
 // methods maps every method id to its mixing; plain baselines name their backbone.
 var methods = map[string]Mixing{
 	"gcn": MixNone, "gat": MixNone, "sgc": MixNone, "appnp": MixNone, "glognn": MixNone, "mlp": MixNone,

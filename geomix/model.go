@@ -53,7 +53,7 @@ func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*mode
 	if m.inputDropout < 0 || m.inputDropout >= 1 {
 		return nil, fmt.Errorf("%s = %g: want [0, 1)", ParamInputDropout, m.inputDropout)
 	}
-	if (mixing != MixNone && mixing != MixNodeMixup && mixing != MixGraphMix && mixing != MixDANN) && m.hops < 1 {
+	if mixing.mixesGraph() && m.hops < 1 {
 		return nil, fmt.Errorf("%s = %d: mixing needs at least 1 hop", ParamHops, m.hops)
 	}
 	if (mixing == MixGeoIII || mixing == MixGeoIIIPaper) && !context.GetParamOr(ctx, ParamUseWeight, true) {

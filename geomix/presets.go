@@ -144,8 +144,9 @@ var graphMixParams = map[string]any{ParamHidden: 16, ParamInputDropout: 0.5, Par
 	ParamWeightDecay: 5e-4, ParamEpochs: 2000, ParamSelectLast: true, ParamUseBN: false, ParamResetAdam: true}
 
 // gloGNNRows are GloGNN's reproduce-script settings (RecklessRonan/GloGNN, small-scale, SPEC §6.7):
-// dropout, weight decay, α, β, γ, δ, norm layers, orders; all with 64 units, lr 0.01, 2000 epochs. Only Cora, Chameleon and Squirrel are known; the other homophilic data sets
-// take Cora's row (see gloGNNRow).
+// dropout, weight decay, α, β, γ, δ, norm layers, orders; all with 64 units, lr 0.01, 2000 epochs.
+// Only Cora, Chameleon and Squirrel are known; the other homophilic data sets take Cora's row (see
+// gloGNNRow).
 var gloGNNRows = map[string]map[string]any{
 	"chameleon": {ParamDropout: 0.0, ParamWeightDecay: 5e-5, ParamGloGNNAlpha: 0.0, ParamGloGNNBeta: 1.0,
 		ParamGloGNNGamma: 0.0, ParamGloGNNDelta: 0.0, ParamGloGNNNormLayers: 2, ParamGloGNNOrders: 1},

@@ -98,8 +98,8 @@ func (p Projection) QueryKey() QueryKeyFn {
 			panic(fmt.Sprintf("Projection.QueryKey: hop %d but only %d hops projected", hop, len(p.QBias)))
 		}
 		start := p.InputWidth
-		q = Add(Columns(h, start, start+p.AttnDim), InsertAxes(p.QBias[hop], 0))
-		k = Add(Columns(h, start+p.AttnDim, start+2*p.AttnDim), InsertAxes(p.KBias[hop], 0))
+		q = addRow(Columns(h, start, start+p.AttnDim), p.QBias[hop])
+		k = addRow(Columns(h, start+p.AttnDim, start+2*p.AttnDim), p.KBias[hop])
 		return q, k, WithoutColumns(h, start, start+2*p.AttnDim)
 	}
 }

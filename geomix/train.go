@@ -80,9 +80,11 @@ type trainer struct {
 	rng *rand.Rand
 	// loader, while set, hands a checkpoint's values to the variables the first step creates.
 	loader *snapshotLoader
-	// runTrain are the current run's train nodes; mixupBeta, graphMixGamma and selectLast are
-	// ParamMixupBeta, ParamGraphMixGamma and ParamSelectLast.
+	// runTrain and runOthers are the current run's train nodes and all the others; mixupBeta,
+	// dannReversal, graphMixGamma and selectLast are ParamMixupBeta, ParamDANNReversal,
+	// ParamGraphMixGamma and ParamSelectLast.
 	runTrain      []int32
+	runOthers     []int32
 	mixupBeta     int
 	dannReversal  float64
 	graphMixGamma float64
@@ -253,26 +255,19 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		t.evalValues = tensors.FromValue(evalVals)
 	}
 	oneHot := make([][]float32, g.NumNodes)
-	identity := make([][]int32, g.NumNodes)
 	for i, y := range g.Labels {
 		oneHot[i] = make([]float32, g.NumClasses)
 		oneHot[i][y] = 1
-		identity[i] = []int32{int32(i)}
 	}
-	t.oneHot, t.identity = tensors.FromValue(oneHot), tensors.FromValue(identity)
-	target := make([][]float32, g.NumNodes)
-	for i := range target {
-		target[i] = []float32{0}
-	}
-	for _, set := range g.ExtraTests {
-		for _, v := range set.Nodes {
-			target[v][0] = 1
-		}
-	}
+	t.oneHot, t.identity = tensors.FromValue(oneHot), indexColumn(identityPerm(g.NumNodes))
 	if mixing == MixDANN && len(g.ExtraTests) == 0 {
 		return nil, fmt.Errorf("dann needs a graph with extra test sets as its target domain (e.g. twitch-ood); %q has none", g.Name)
 	}
-	t.target = tensors.FromValue(target)
+	var targetNodes []int32
+	for _, set := range g.ExtraTests {
+		targetNodes = append(targetNodes, set.Nodes...)
+	}
+	t.target = nodeMask(g.NumNodes, targetNodes)
 
 	n, f := g.NumNodes, g.NumFeatures()
 	inputs := func(in []*Node) (*SparseFeatures, *AdjacencyNodes) {
@@ -281,12 +276,18 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	}
 	// The step evaluates the current parameters and then updates them: the evaluation of one
 	// epoch's update shares the next update's input projection X W (the same parameters).
-	t.stepExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
-		x, a := inputs(in)
-		z, proj := m.project(ctx, x, true)
+	// evaluate returns the eval-mode prediction [N] from the clean projection z and leaves ctx in
+	// training mode for the update that follows.
+	evaluate := func(ctx *context.Context, a *AdjacencyNodes, z *Node) *Node {
 		ctx.SetTraining(z.Graph(), false)
 		pred := ArgMax(m.logits(ctx, a, Columns(z, 0, m.inputWidth)), -1, dtypes.Int32)
 		ctx.SetTraining(z.Graph(), true)
+		return pred
+	}
+	t.stepExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
+		x, a := inputs(in)
+		z, proj := m.project(ctx, x, true)
+		pred := evaluate(ctx, a, z)
 		if m.inputDropout > 0 { // the update sees dropout(X) W
 			z, proj = m.project(ctx, x, true)
 		}
@@ -302,9 +303,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		t.fcnExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
 			x, a := inputs(in)
 			z, _ := m.project(ctx, x, false)
-			ctx.SetTraining(z.Graph(), false)
-			pred := ArgMax(m.logits(ctx, a, z), -1, dtypes.Int32)
-			ctx.SetTraining(z.Graph(), true)
+			pred := evaluate(ctx, a, z)
 			loss := m.graphMixFCNLoss(ctx, x, a, in[6], in[7], in[8:15])
 			ApplyAdam(ctx, loss, cfg)
 			return []*Node{loss, pred}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
@@ -109,8 +108,8 @@ func (t *trainer) resetForRun() error {
 func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, error) {
 	splitIdx := r % len(t.g.Splits)
 	split := t.g.Splits[splitIdx]
-	t.runTrain = split.Train
-	maskT := t.trainMask(split)
+	t.runTrain, t.runOthers = split.Train, complement(t.g.NumNodes, split.Train)
+	maskT := nodeMask(t.g.NumNodes, split.Train)
 	rr := &RunResult{Run: r, Split: splitIdx, BestEpoch: -1}
 	sinceBest, bestVal := 0, -1.0
 	begin := time.Now()
@@ -167,7 +166,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []int32, err error) {
 	if t.fcnExec != nil && t.rng.Float64() < 0.5 { // GraphMix: an FCN step half of the time
 		args := append(t.graphArgs(), t.trainValues, t.oneHot, maskT)
-		args = append(args, drawGraphMix(t.rng, t.runTrain, t.g.NumNodes, t.graphMixGamma, epoch).args()...)
+		args = append(args, drawGraphMix(t.rng, t.runTrain, t.runOthers, t.graphMixGamma, epoch).args()...)
 		return t.result(epoch, "FCN step", t.fcnExec, args)
 	}
 	perm, lambda := t.identity, float32(1)
@@ -234,39 +233,68 @@ func (t *trainer) extraTestAcc(pred []int32) map[string]float64 {
 	return acc
 }
 
-// trainMask returns the [N, 1] 0/1 mask of split's train nodes.
-func (t *trainer) trainMask(split datasets.Split) *tensors.Tensor {
-	mask := make([][]float32, t.g.NumNodes)
+// nodeMask returns the [n, 1] 0/1 mask of nodes.
+func nodeMask(n int, nodes []int32) *tensors.Tensor {
+	mask := make([][]float32, n)
 	for i := range mask {
 		mask[i] = []float32{0}
 	}
-	for _, v := range split.Train {
+	for _, v := range nodes {
 		mask[v][0] = 1
 	}
 	return tensors.FromValue(mask)
 }
 
-// randomPermutation draws RandomMix's pairing [N, 1] from the trainer's seeded host RNG.
-func (t *trainer) randomPermutation() *tensors.Tensor {
-	perm := t.rng.Perm(t.g.NumNodes)
-	out := make([][]int32, len(perm))
-	for i, p := range perm {
-		out[i] = []int32{int32(p)}
+// complement returns the nodes of [0, n) not in nodes, in order.
+func complement(n int, nodes []int32) []int32 {
+	in := make([]bool, n)
+	for _, v := range nodes {
+		in[v] = true
+	}
+	var out []int32
+	for v := range int32(n) {
+		if !in[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// identityPerm returns 0, 1, …, n−1.
+func identityPerm(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
+}
+
+// indexColumn returns indices as an [len, 1] int32 tensor, the form Gather takes.
+func indexColumn(indices []int32) *tensors.Tensor {
+	out := make([][]int32, len(indices))
+	for i, v := range indices {
+		out[i] = []int32{v}
 	}
 	return tensors.FromValue(out)
+}
+
+// randomPermutation draws RandomMix's pairing [N, 1] from the trainer's seeded host RNG.
+func (t *trainer) randomPermutation() *tensors.Tensor {
+	perm := make([]int32, t.g.NumNodes)
+	for i, p := range t.rng.Perm(t.g.NumNodes) {
+		perm[i] = int32(p)
+	}
+	return indexColumn(perm)
 }
 
 // trainPartners draws node Mixup's partners [N, 1] from the trainer's host RNG: a random
 // permutation of the current run's train nodes, every other node its own partner.
 func (t *trainer) trainPartners() *tensors.Tensor {
-	out := make([][]int32, t.g.NumNodes)
-	for i := range out {
-		out[i] = []int32{int32(i)}
-	}
+	partners := identityPerm(t.g.NumNodes)
 	for i, p := range t.rng.Perm(len(t.runTrain)) {
-		out[t.runTrain[i]][0] = t.runTrain[p]
+		partners[t.runTrain[i]] = t.runTrain[p]
 	}
-	return tensors.FromValue(out)
+	return indexColumn(partners)
 }
 
 // betaSymmetric draws from Beta(a, a) for an integer a >= 1: X / (X + Y) with X, Y ~ Gamma(a, 1),

@@ -36,7 +36,7 @@ func TestLoopMatchesUpdateThenEvaluate(t *testing.T) {
 				}
 			}
 			split := plain.g.Splits[0]
-			mask := plain.trainMask(split)
+			mask := nodeMask(plain.g.NumNodes, split.Train)
 			stopped = stopped || len(rr.Curve) < plain.epochs
 			for e, got := range rr.Curve {
 				loss, _, err := plain.step(e, mask)

@@ -52,6 +52,16 @@ func CheckpointPath(dir, table, dataset, method string) string {
 	return filepath.Join(dir, table, dataset+"-"+method+".ckpt")
 }
 
+// checkpointProgress returns how many of how many runs the checkpoint at path holds, with ok false
+// when there is none, it cannot be read or it belongs to another cell than (dataset, method).
+func checkpointProgress(path, dataset, method string) (done, runs int, ok bool) {
+	d, m, done, runs, err := geomix.CheckpointProgress(path)
+	if err != nil || d != dataset || m != method {
+		return 0, 0, false
+	}
+	return done, runs, true
+}
+
 // newRecord wraps a runner's result for cell (dataset, method) of table. It checks that the result
 // belongs to that cell and holds the requested number of runs.
 func newRecord(table, dataset, method string, runs int, quick bool, res *geomix.Result) (*Record, error) {

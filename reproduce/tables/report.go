@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/geomix-go/geomix/geomix"
 )
 
 // Row statuses of a Report.
@@ -122,7 +120,7 @@ func LoadReport(dir, table string) (*Report, error) {
 				row.Status, row.Error = StatusUnavailable, why
 			case errors.Is(err, os.ErrNotExist):
 				row.Status = StatusNotRun
-				if cd, cm, done, runs, err := geomix.CheckpointProgress(CheckpointPath(dir, p.ID, td, tm)); err == nil && cd == td && cm == tm {
+				if done, runs, ok := checkpointProgress(CheckpointPath(dir, p.ID, td, tm), td, tm); ok {
 					row.Status, row.Progress = StatusInProgress, fmt.Sprintf("%d of %d runs finished (a checkpoint on the machine that rendered this report; the same command resumes it there)", done, runs)
 				}
 			case err != nil:

@@ -210,7 +210,7 @@ func Plan(spec *Spec, opts Options) ([]PlannedCell, error) {
 		case c.shared != nil:
 			p.State = StateShared
 		case c.Checkpoint != "" && !opts.Force:
-			if d, m, done, runs, err := geomix.CheckpointProgress(c.Checkpoint); err == nil && d == c.Dataset && m == c.Method {
+			if done, runs, ok := checkpointProgress(c.Checkpoint, c.Dataset, c.Method); ok {
 				p.State, p.Done = StateInProgress, done
 				if runs != c.Runs {
 					p.State = StateStale
