@@ -7,6 +7,7 @@ import (
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
 // Normalization selects how BuildAdjacency weights the edges e_vu used by the backbone and by mixing.
@@ -121,18 +122,12 @@ type AdjacencyNodes struct {
 	broadcast map[string]*graph.Node
 }
 
-// Inputs returns the host values an executor must be fed for AdjacencyNodes, in the order
+// Inputs returns the tensors an executor must be fed for AdjacencyNodes, in the order
 // NewAdjacencyNodes expects them: src [E, 1], dst [E, 1] (int32) and weight [E, 1] (float32).
-func (a *Adjacency) Inputs() (src, dst [][]int32, weight [][]float32) {
-	src = make([][]int32, len(a.Src))
-	dst = make([][]int32, len(a.Dst))
-	weight = make([][]float32, len(a.Weight))
-	for e := range a.Src {
-		src[e] = []int32{a.Src[e]}
-		dst[e] = []int32{a.Dst[e]}
-		weight[e] = []float32{a.Weight[e]}
-	}
-	return src, dst, weight
+func (a *Adjacency) Inputs() (src, dst, weight *tensors.Tensor) {
+	e := len(a.Src)
+	return tensors.FromFlatDataAndDimensions(a.Src, e, 1), tensors.FromFlatDataAndDimensions(a.Dst, e, 1),
+		tensors.FromFlatDataAndDimensions(a.Weight, e, 1)
 }
 
 // NewAdjacencyNodes wraps graph nodes holding an Adjacency over numNodes nodes: src and dst are

@@ -22,8 +22,9 @@ func randomMatrix(rng *rand.Rand, rows, cols int, zeroFrac float64) [][]float64 
 }
 
 // TestMixThenProjectEqualsProjectThenMix checks the identity the trainer relies on, in float64:
-// mix([X, Y]) then X_mix W equals mixing [X [W | W_q¹ | W_k¹ | …], Y] (queries and keys read from the
-// projected columns plus their biases), for every mixing, on a random sparse graph.
+// mixing [X, Y] then X_mix W equals mixing the blocks [X W, X W_q¹, X W_k¹, …, Y] (queries and keys
+// read from the projected blocks plus their biases), for every mixing, on a random sparse graph,
+// with X held sparse and dense.
 func TestMixThenProjectEqualsProjectThenMix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	const n, f, h0, m, c, hops = 12, 10, 3, 2, 2, 2
@@ -57,52 +58,64 @@ func TestMixThenProjectEqualsProjectThenMix(t *testing.T) {
 	for i, p := range rng.Perm(n) {
 		perm[i] = []int32{int32(p)}
 	}
-	mixings := map[string]func(a *AdjacencyNodes, h, perm *Node, qk QueryKeyFn) *Node{
-		"GeoMix-I":   func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return MixI(a, h, 0.3, hops) },
-		"GeoMix-II":  func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return MixII(a, h, 0.3, hops) },
-		"NoLocality": func(a *AdjacencyNodes, h, _ *Node, _ QueryKeyFn) *Node { return NoLocality(a, h, hops) },
-		"RandomMix":  func(a *AdjacencyNodes, h, p *Node, _ QueryKeyFn) *Node { return RandomMix(a, h, p, 0.3, hops) },
-		"GeoMix-III": func(a *AdjacencyNodes, h, _ *Node, qk QueryKeyFn) *Node {
-			return MixIII(a, h, qk, MixIIIConfig{Hops: hops, ResWeight: 0.2, GraphWeight: 0.6})
+	linear := func(fn func(a *AdjacencyNodes, h, perm *Node) *Node) func(a *AdjacencyNodes, hs []*Node, perm *Node, qk QueryKeyFn) []*Node {
+		return func(a *AdjacencyNodes, hs []*Node, perm *Node, _ QueryKeyFn) []*Node {
+			out := make([]*Node, len(hs))
+			for i, h := range hs {
+				out[i] = fn(a, h, perm)
+			}
+			return out
+		}
+	}
+	mixings := map[string]func(a *AdjacencyNodes, hs []*Node, perm *Node, qk QueryKeyFn) []*Node{
+		"GeoMix-I":   linear(func(a *AdjacencyNodes, h, _ *Node) *Node { return MixI(a, h, 0.3, hops) }),
+		"GeoMix-II":  linear(func(a *AdjacencyNodes, h, _ *Node) *Node { return MixII(a, h, 0.3, hops) }),
+		"NoLocality": linear(func(a *AdjacencyNodes, h, _ *Node) *Node { return NoLocality(a, h, hops) }),
+		"RandomMix":  linear(func(a *AdjacencyNodes, h, p *Node) *Node { return RandomMix(a, h, p, 0.3, hops) }),
+		"GeoMix-III": func(a *AdjacencyNodes, hs []*Node, _ *Node, qk QueryKeyFn) []*Node {
+			return MixIII(a, hs, qk, MixIIIConfig{Hops: hops, ResWeight: 0.2, GraphWeight: 0.6})
 		},
-		"GeoMix-IIIp": func(a *AdjacencyNodes, h, _ *Node, qk QueryKeyFn) *Node {
-			return MixIII(a, h, qk, MixIIIConfig{Hops: hops, ResWeight: 0.2, GraphWeight: 0.6, Form: AttentionPaper})
+		"GeoMix-IIIp": func(a *AdjacencyNodes, hs []*Node, _ *Node, qk QueryKeyFn) []*Node {
+			return MixIII(a, hs, qk, MixIIIConfig{Hops: hops, ResWeight: 0.2, GraphWeight: 0.6, Form: AttentionPaper})
 		},
 	}
 	src, dst, ew := adj.Inputs()
 	for name, mix := range mixings {
-		args := append([]any{src, dst, ew, x, rows, cols, vals, y, w, perm}, attn...)
-		out := MustExecOnceN(testBackend(t), func(in []*Node) []*Node {
-			a := NewAdjacencyNodes(n, in[0], in[1], in[2])
-			xd, yn, wn, p := in[3], in[7], in[8], in[9]
-			// Reference: mix raw features (and labels), then project.
-			refQK := func(hop int, h *Node) (*Node, *Node, *Node) {
-				raw := Columns(h, 0, f)
-				wq, wk, bq, bk := in[10+4*hop], in[11+4*hop], in[12+4*hop], in[13+4*hop]
-				return Add(MatMul(raw, wq), InsertAxes(bq, 0)), Add(MatMul(raw, wk), InsertAxes(bk, 0)), h
+		for _, dense := range []bool{false, true} {
+			args := append([]any{src, dst, ew, x, rows, cols, vals, y, w, perm}, attn...)
+			out := MustExecOnceN(testBackend(t), func(in []*Node) []*Node {
+				a := NewAdjacencyNodes(n, in[0], in[1], in[2])
+				xd, yn, wn, p := in[3], in[7], in[8], in[9]
+				// Reference: mix raw features and labels, then project.
+				refQK := func(hop int, hs []*Node) (*Node, *Node, []*Node) {
+					wq, wk, bq, bk := in[10+4*hop], in[11+4*hop], in[12+4*hop], in[13+4*hop]
+					return Add(MatMul(hs[0], wq), InsertAxes(bq, 0)), Add(MatMul(hs[0], wk), InsertAxes(bk, 0)), hs
+				}
+				ref := mix(a, []*Node{xd, yn}, p, refQK)
+				// Projected: X W_in, X W_q¹, X W_k¹, … through Features.Project, then mix.
+				features := NewFeatures(n, f, in[4:7])
+				if dense {
+					features = NewFeatures(n, f, []*Node{xd, Transpose(xd, 0, 1)})
+				}
+				var proj Projection
+				weights := []*Node{wn}
+				for hop := range hops {
+					weights = append(weights, in[10+4*hop], in[11+4*hop])
+					proj.QBias, proj.KBias = append(proj.QBias, in[12+4*hop]), append(proj.KBias, in[13+4*hop])
+				}
+				got := mix(a, append(features.ProjectBlocks(weights), yn), p, proj.QueryKey())
+				return []*Node{MatMul(ref[0], wn), ref[len(ref)-1], got[0], got[len(got)-1]}
+			}, args...)
+			flat := func(i int) []float64 {
+				var r []float64
+				for _, row := range out[i].Value().([][]float64) {
+					r = append(r, row...)
+				}
+				return r
 			}
-			ref := mix(a, Concatenate([]*Node{xd, yn}, 1), p, refQK)
-			// Projected: X [W | W_q¹ | W_k¹ | …] through the sparse path, then mix.
-			proj := Projection{InputWidth: h0, AttnDim: m}
-			parts := []*Node{wn}
-			for hop := range hops {
-				parts = append(parts, in[10+4*hop], in[11+4*hop])
-				proj.QBias, proj.KBias = append(proj.QBias, in[12+4*hop]), append(proj.KBias, in[13+4*hop])
-			}
-			sf := &SparseFeatures{NumRows: n, NumCols: f, Rows: in[4], Cols: in[5], Values: in[6]}
-			z := sf.Project(Concatenate(parts, 1))
-			got := mix(a, Concatenate([]*Node{z, yn}, 1), p, proj.QueryKey())
-			width := got.Shape().Dim(1) // GeoMix-III's projected path drops the attention columns
-			return []*Node{MatMul(Columns(ref, 0, f), wn), Columns(ref, f, f+c), Columns(got, 0, h0), Columns(got, width-c, width)}
-		}, args...)
-		flat := func(i int) []float64 {
-			var r []float64
-			for _, row := range out[i].Value().([][]float64) {
-				r = append(r, row...)
-			}
-			return r
+			layout := map[bool]string{false: " sparse", true: " dense"}[dense]
+			assertNear(t, name+layout+" features", flat(2), flat(0), 1e-10)
+			assertNear(t, name+layout+" labels", flat(3), flat(1), 1e-10)
 		}
-		assertNear(t, name+" features", flat(2), flat(0), 1e-10)
-		assertNear(t, name+" labels", flat(3), flat(1), 1e-10)
 	}
 }

@@ -77,10 +77,10 @@ func (d graphMixDraws) args() []any {
 // (λ_u), each through a fresh input dropout, and the loss is BCE(softmax, mixed one-hot targets) +
 // w · BCE(softmax, mixed pseudo-labels). d holds the draws as nodes: train, trainPartner, unlab,
 // unlabPartner [T, 1]; lambdaSup, lambdaUnsup, weight scalars.
-func (m *model) graphMixFCNLoss(ctx *context.Context, x *SparseFeatures, adj *AdjacencyNodes, oneHot, trainMask *Node, d []*Node) *Node {
+func (m *model) graphMixFCNLoss(ctx *context.Context, x *Features, adj *AdjacencyNodes, oneHot, trainMask *Node, d []*Node) *Node {
 	b := m.backbone.(fcnBackbone)
 	bctx := ctx.InAbsPath(ModelScope).In("backbone")
-	project := func() *Node { z, _ := m.project(ctx, x, false); return z }
+	project := func() *Node { zs, _ := m.project(ctx, x, false); return zs[0] }
 	var sum *Node
 	for range graphMixPseudoPasses {
 		p := Softmax(b.Rest(bctx, adj, project(), m.dims), -1)

@@ -35,9 +35,8 @@ func lossAndInputGrad(t *testing.T, labelGrad bool) (*context.Exec, *context.Var
 	exec := context.MustNewExec(testBackend(t), ctx, func(ctx *context.Context, in []*Node) []*Node {
 		g := in[0].Graph()
 		ctx.SetTraining(g, true)
-		x := &SparseFeatures{NumRows: 4, NumCols: 3, Rows: in[3], Cols: in[4], Values: in[5]}
-		z, proj := m.project(ctx, x, true)
-		loss := m.loss(ctx, z, proj, NewAdjacencyNodes(4, in[0], in[1], in[2]), in[6], in[7], nil, nil, nil)
+		zs, proj := m.project(ctx, NewFeatures(4, 3, in[3:6]), true)
+		loss := m.loss(ctx, zs, proj, NewAdjacencyNodes(4, in[0], in[1], in[2]), in[6], in[7], nil, nil, nil)
 		wIn := ctx.GetVariableByScopeAndName(ModelScope+"/input", "weight")
 		return []*Node{loss, Gradient(loss, wIn.ValueGraph(g))[0]}
 	})

@@ -119,18 +119,30 @@ func AttentionWeights(q, k *Node, form AttentionForm) *Node {
 // Attend returns Σ_u a_vu h_u for h [N, D] with the weights of AttentionWeights, in linear time:
 // q̃ (k̃ᵀ h) and q̃ (k̃ᵀ 1) (paper Eq. 14), plus N·h and N for AttentionCode.
 func Attend(q, k, h *Node, form AttentionForm) *Node {
+	return attendAll(q, k, []*Node{h}, form)[0]
+}
+
+// attendAll is Attend on each of hs ([N, D_i]), sharing the normalised q and k and the denominator.
+func attendAll(q, k *Node, hs []*Node, form AttentionForm) []*Node {
 	q, k = normalizeQK(q, k, form)
-	if h.Rank() != 2 || h.Shape().Dim(0) != q.Shape().Dim(0) {
-		panic(fmt.Sprintf("GeoMix-III Attend: want h [N=%d, D], got %s", q.Shape().Dim(0), h.Shape()))
-	}
-	num := MatMulFastGrad(q, MatMulFastGrad(Transpose(k, 0, 1), h)) // [N, D]
-	den := MatMulFastGrad(q, InsertAxes(ReduceSum(k, 0), -1))       // [N, 1]
+	n := q.Shape().Dim(0)
+	den := MatMulFastGrad(q, InsertAxes(ReduceSum(k, 0), -1)) // [N, 1]
 	if form == AttentionCode {
-		n := float64(h.Shape().Dim(0))
-		num = Add(num, MulScalar(h, n))
-		den = AddScalar(den, n)
+		den = AddScalar(den, float64(n))
 	}
-	return Div(num, den)
+	kT := Transpose(k, 0, 1)
+	out := make([]*Node, len(hs))
+	for i, h := range hs {
+		if h.Rank() != 2 || h.Shape().Dim(0) != n {
+			panic(fmt.Sprintf("GeoMix-III Attend: want h [N=%d, D], got %s", n, h.Shape()))
+		}
+		num := MatMulFastGrad(q, MatMulFastGrad(kT, h)) // [N, D]
+		if form == AttentionCode {
+			num = Add(num, MulScalar(h, float64(n)))
+		}
+		out[i] = Div(num, den)
+	}
+	return out
 }
 
 // MixIIIConfig holds GeoMix-III's hyper-parameters.
@@ -146,36 +158,40 @@ type MixIIIConfig struct {
 	Form AttentionForm
 }
 
-// QueryKeyFn returns the queries and keys [N, m] of hop t (0-based) from the current mixed matrix h,
-// and rest, the columns of h the hop mixes: h itself, or h without columns no later hop reads.
-type QueryKeyFn func(hop int, h *Node) (q, k, rest *Node)
+// QueryKeyFn returns the queries and keys [N, m] of hop t (0-based) from the current mixed blocks
+// hs, and rest, the blocks the hop mixes: hs itself, or hs without blocks no later hop reads.
+type QueryKeyFn func(hop int, hs []*Node) (q, k *Node, rest []*Node)
 
-// MixIII is GeoMix-III (paper Eq. 9-12, SPEC §2.5) on h [N, D], with the hop's queries and keys from qk.
+// MixIII is GeoMix-III (paper Eq. 9-12, SPEC §2.5) on blocks hs ([N, D_i] each), with the hop's
+// queries and keys from qk.
 //
 // Code form (default), per hop: A = Attend(h); A ← η Â^K h + (1−η) A; h ← β h + (1−β) A, where the
 // graph branch propagates K = Hops times inside every hop (SPEC §0.4: K² propagations in total).
 // Paper form, per hop: ĥ = α h + (1−α) Attend(h); h ← (1−η) ĥ + η Â h.
 //
-// Features and labels share the same weights: pass them concatenated along the last axis. Each hop
-// mixes the rest that qk returns (every column is mixed independently of the others), so the result
-// holds the columns of h that qk never dropped.
-func MixIII(adj *AdjacencyNodes, h *Node, qk QueryKeyFn, cfg MixIIIConfig) *Node {
+// Every column is mixed independently of the others with the same weights, so features and labels
+// are mixed alike whether they come as one block or several; blocks avoid slicing columns, which
+// the pure-Go backend does element by element. The result holds the blocks qk never dropped.
+func MixIII(adj *AdjacencyNodes, hs []*Node, qk QueryKeyFn, cfg MixIIIConfig) []*Node {
 	for t := range cfg.Hops {
-		q, k, rest := qk(t, h)
-		h = rest
-		att := Attend(q, k, h, cfg.Form)
-		if cfg.Form == AttentionPaper {
-			hat := Add(MulScalar(h, cfg.ResWeight), MulScalar(att, 1-cfg.ResWeight))
-			h = Add(MulScalar(hat, 1-cfg.GraphWeight), MulScalar(Propagate(adj, h), cfg.GraphWeight))
-			continue
+		q, k, rest := qk(t, hs)
+		att := attendAll(q, k, rest, cfg.Form)
+		hs = make([]*Node, len(rest))
+		for i, h := range rest {
+			a := att[i]
+			if cfg.Form == AttentionPaper {
+				hat := Add(MulScalar(h, cfg.ResWeight), MulScalar(a, 1-cfg.ResWeight))
+				hs[i] = Add(MulScalar(hat, 1-cfg.GraphWeight), MulScalar(Propagate(adj, h), cfg.GraphWeight))
+				continue
+			}
+			if cfg.GraphWeight > 0 {
+				a = Add(MulScalar(PropagateK(adj, h, cfg.Hops), cfg.GraphWeight), MulScalar(a, 1-cfg.GraphWeight))
+			}
+			if cfg.ResWeight > 0 {
+				a = Add(MulScalar(h, cfg.ResWeight), MulScalar(a, 1-cfg.ResWeight))
+			}
+			hs[i] = a
 		}
-		if cfg.GraphWeight > 0 {
-			att = Add(MulScalar(PropagateK(adj, h, cfg.Hops), cfg.GraphWeight), MulScalar(att, 1-cfg.GraphWeight))
-		}
-		if cfg.ResWeight > 0 {
-			att = Add(MulScalar(h, cfg.ResWeight), MulScalar(att, 1-cfg.ResWeight))
-		}
-		h = att
 	}
-	return h
+	return hs
 }

@@ -130,8 +130,8 @@ func TestMixIIIHopByHand(t *testing.T) {
 			}
 		}
 		got := runOnAdj(t, adj, func(an *AdjacencyNodes, in []*Node) *Node {
-			qk := func(_ int, h *Node) (*Node, *Node, *Node) { return in[1], in[2], h }
-			return MixIII(an, in[0], qk, MixIIIConfig{Hops: 1, ResWeight: beta, GraphWeight: eta, Form: form})
+			qk := func(_ int, hs []*Node) (*Node, *Node, []*Node) { return in[1], in[2], hs }
+			return MixIII(an, []*Node{in[0]}, qk, MixIIIConfig{Hops: 1, ResWeight: beta, GraphWeight: eta, Form: form})[0]
 		}, attnH, attnQ, attnK)
 		assertNear(t, "GeoMix-III hop "+form.String(), got, want, 1e-7)
 	}

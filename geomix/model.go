@@ -2,11 +2,11 @@ package geomix
 
 import (
 	"fmt"
+	"slices"
 
 	. "github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
-	"github.com/gomlx/gomlx/pkg/ml/layers"
 )
 
 // domainAdversary is a backbone with a domain classifier behind gradient reversal (DANNGCN).
@@ -77,39 +77,43 @@ func newModel(ctx *context.Context, b Backbone, mixing Mixing, dims Dims) (*mode
 // usesAttention is true for GeoMix-III.
 func (m *model) usesAttention() bool { return m.mixing == MixGeoIII || m.mixing == MixGeoIIIPaper }
 
-// project returns Z = X [W_in | W_q¹ | W_k¹ | …] [N, Width] and its layout; with withAttention false
-// (evaluation, plain methods) only X W_in. In training mode with ParamInputDropout p > 0 it is
-// dropout(X) [W_in | …]: every non-zero of X dropped with probability p, the others scaled by
-// 1/(1−p), a fresh mask per call. W_q^t, W_k^t and their biases are U(±1/√F), torch's
-// nn.Linear default, and trainable only with ParamTrainAttention.
-func (m *model) project(ctx *context.Context, x *SparseFeatures, withAttention bool) (*Node, Projection) {
-	g := x.Rows.Graph()
-	dtype := x.Values.DType()
+// project returns the projected blocks Z = [X W_in, X W_q¹, X W_k¹, …] and the layout; with
+// withAttention false (evaluation, plain methods) only [X W_in]. In training mode with
+// ParamInputDropout p > 0, X is dropout(X): every non-zero dropped with probability p, the others
+// scaled by 1/(1−p), one fresh mask per call for all blocks. W_q^t, W_k^t and their biases are
+// U(±1/√F), torch's nn.Linear default, and trainable only with ParamTrainAttention.
+func (m *model) project(ctx *context.Context, x *Features, withAttention bool) ([]*Node, Projection) {
+	g := x.Graph()
+	dtype := x.DType()
 	f := m.dims.Features
 	ictx := ctx.InAbsPath(ModelScope).In("input")
-	w := ictx.WithInitializer(m.backbone.InputInitializer(ictx, m.dims)).
-		VariableWithShape("weight", shapes.Make(dtype, f, m.inputWidth)).ValueGraph(g)
-	proj := Projection{InputWidth: m.inputWidth, AttnDim: m.attnDim}
+	weights := []*Node{ictx.WithInitializer(m.backbone.InputInitializer(ictx, m.dims)).
+		VariableWithShape("weight", shapes.Make(dtype, f, m.inputWidth)).ValueGraph(g)}
+	var proj Projection
 	if withAttention && m.usesAttention() {
-		parts := []*Node{w}
 		for t := range m.hops {
 			actx := ctx.InAbsPath(ModelScope).In("attention").Inf("hop_%d", t)
 			actx = actx.WithInitializer(UniformFanIn(actx, f))
 			variable := func(name string, dims ...int) *Node {
 				return actx.VariableWithShape(name, shapes.Make(dtype, dims...)).SetTrainable(m.trainAttention).ValueGraph(g)
 			}
-			parts = append(parts, variable("w_q", f, m.attnDim), variable("w_k", f, m.attnDim))
+			weights = append(weights, variable("w_q", f, m.attnDim), variable("w_k", f, m.attnDim))
 			proj.QBias = append(proj.QBias, variable("b_q", m.attnDim))
 			proj.KBias = append(proj.KBias, variable("b_k", m.attnDim))
 		}
-		w = Concatenate(parts, 1)
 	}
 	if m.inputDropout > 0 && ctx.IsTraining(g) {
-		mask := layers.DropoutStatic(ctx.InAbsPath(ModelScope).In("input_dropout"), Ones(g, shapes.Make(x.Values.DType(), x.Values.Shape().Dim(0), 1)), m.inputDropout)
-		x = &SparseFeatures{NumRows: x.NumRows, NumCols: x.NumCols, Rows: x.Rows, Cols: x.Cols,
-			Values: Mul(x.Values, BroadcastToShape(ConvertDType(mask, x.Values.DType()), x.Values.Shape()))}
+		x = x.Dropout(ctx.InAbsPath(ModelScope).In("input_dropout"), m.inputDropout)
 	}
-	return x.Project(w), proj
+	return x.ProjectBlocks(weights), proj
+}
+
+// projectionWidths are the widths project multiplies X to: what sparse Features need values for.
+func (m *model) projectionWidths() []int {
+	if m.usesAttention() {
+		return []int{m.inputWidth, m.attnDim}
+	}
+	return []int{m.inputWidth}
 }
 
 // logits runs the backbone on projected input xw [N, H0].
@@ -117,28 +121,37 @@ func (m *model) logits(ctx *context.Context, adj *AdjacencyNodes, xw *Node) *Nod
 	return m.backbone.Rest(ctx.InAbsPath(ModelScope).In("backbone"), adj, xw, m.dims)
 }
 
-// mix applies the method's mixing to h [N, D] (projected features and labels side by side).
-func (m *model) mix(adj *AdjacencyNodes, h, perm *Node, proj Projection) *Node {
+// mix applies the method's mixing to the blocks hs ([N, D_i] each: projected features, labels),
+// every block with the same weights, and returns the mixed blocks (GeoMix-III drops its attention
+// blocks on the way).
+func (m *model) mix(adj *AdjacencyNodes, hs []*Node, perm *Node, proj Projection) []*Node {
+	var linear func(h *Node) *Node
 	switch m.mixing {
 	case MixGeoI:
-		return MixI(adj, h, m.alpha, m.hops)
+		linear = func(h *Node) *Node { return MixI(adj, h, m.alpha, m.hops) }
 	case MixGeoII:
-		return MixII(adj, h, m.alpha, m.hops)
+		linear = func(h *Node) *Node { return MixII(adj, h, m.alpha, m.hops) }
 	case MixNoLocality:
-		return NoLocality(adj, h, m.hops)
+		linear = func(h *Node) *Node { return NoLocality(adj, h, m.hops) }
 	case MixRandom:
-		return RandomMix(adj, h, perm, m.alpha, m.hops)
+		linear = func(h *Node) *Node { return RandomMix(adj, h, perm, m.alpha, m.hops) }
 	case MixGeoIII, MixGeoIIIPaper:
 		form := AttentionCode
 		if m.mixing == MixGeoIIIPaper {
 			form = AttentionPaper
 		}
-		return MixIII(adj, h, proj.QueryKey(), MixIIIConfig{Hops: m.hops, ResWeight: m.resWeight, GraphWeight: m.graphWeight, Form: form})
+		return MixIII(adj, hs, proj.QueryKey(), MixIIIConfig{Hops: m.hops, ResWeight: m.resWeight, GraphWeight: m.graphWeight, Form: form})
+	default:
+		panic(fmt.Sprintf("model.mix: no mixing for %d", m.mixing))
 	}
-	panic(fmt.Sprintf("model.mix: no mixing for %d", m.mixing))
+	out := make([]*Node, len(hs))
+	for i, h := range hs {
+		out[i] = linear(h)
+	}
+	return out
 }
 
-// loss is the training objective of one step (SPEC §2.6) on the training projection z, proj (from
+// loss is the training objective of one step (SPEC §2.6) on the training projection's blocks zs, proj (from
 // project with withAttention), one-hot labels [N, C] and the train mask [N, 1] (1 on train nodes):
 // pseudo-labels softmax(f(X)) in train mode (gradient only with ParamLabelGrad), train rows
 // overwritten by the truth, features and labels mixed, then CE over train nodes of f(X_mix) +
@@ -147,8 +160,8 @@ func (m *model) mix(adj *AdjacencyNodes, h, perm *Node, proj Projection) *Node {
 // mixing weight, whose loss is λ CE(y) + (1−λ) CE(y[π]) over the train nodes (SPEC §6.2), or DANN's
 // gradient reversal coefficient, whose loss adds the domain classifier's cross-entropy on the other
 // nodes (domain 0) and the target nodes (domain 1, target [N, 1] is 1 there), each a mean.
-func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *AdjacencyNodes, oneHot, trainMask, perm, lambda, target *Node) *Node {
-	xw := Columns(z, 0, m.inputWidth)
+func (m *model) loss(ctx *context.Context, zs []*Node, proj Projection, adj *AdjacencyNodes, oneHot, trainMask, perm, lambda, target *Node) *Node {
+	xw := zs[0]
 	switch m.mixing {
 	case MixNone, MixGraphMix: // GraphMix's GCN step; its FCN step is graphMixFCNLoss
 		return SoftCrossEntropy(m.logits(ctx, adj, xw), oneHot, trainMask)
@@ -174,10 +187,9 @@ func (m *model) loss(ctx *context.Context, z *Node, proj Projection, adj *Adjace
 		pseudo = StopGradient(pseudo)
 	}
 	y0 := Add(Mul(oneHot, trainMask), Mul(pseudo, OneMinus(trainMask)))
-	mixed := m.mix(adj, Concatenate([]*Node{z, y0}, 1), perm, proj) // GeoMix-III drops the attention columns
-	logits := m.logits(ctx, adj, Columns(mixed, 0, m.inputWidth))
-	width := mixed.Shape().Dim(1)
-	yMix := Columns(mixed, width-m.dims.Classes, width)
+	mixed := m.mix(adj, append(slices.Clone(zs), y0), perm, proj)
+	logits := m.logits(ctx, adj, mixed[0])
+	yMix := mixed[len(mixed)-1]
 	loss := SoftCrossEntropy(logits, oneHot, trainMask)
 	if m.augLambda != 0 {
 		loss = Add(loss, MulScalar(SoftCrossEntropy(logits, yMix, OneMinus(trainMask)), m.augLambda))

@@ -95,6 +95,11 @@ const (
 	ParamLRDecayEvery = "lr_decay_every"
 	// ParamLRDecayFactor is StepLR's γ (float64, 1; DANN's 0.8).
 	ParamLRDecayFactor = "lr_decay_factor"
+	// ParamFeatureLayout is how the input projection X W holds X: "sparse" (a Gather and a
+	// ScatterSum over the non-zeros), "dense" (a matrix product) or "auto" (string, "auto": dense
+	// when at least DenseFeatureDensity of X is non-zero, PubMed among the paper's data sets). Both
+	// compute the same product; only speed and memory differ.
+	ParamFeatureLayout = "feature_layout"
 )
 
 // paramDefaults are the argparse defaults of the reference main_exp code (SPEC §5.1), used when
@@ -129,6 +134,7 @@ var paramDefaults = map[string]any{
 	ParamDANNReversal:     0.2,
 	ParamLRDecayEvery:     0,
 	ParamLRDecayFactor:    1.0,
+	ParamFeatureLayout:    "auto",
 	ParamGATHeads:         8,
 	ParamGATOutHeads:      1,
 	ParamSGCHops:          2,

@@ -93,11 +93,10 @@ type trainer struct {
 	// stepExec evaluates the parameters and then updates them; evalExec only evaluates; fcnExec
 	// is GraphMix's FCN step (nil for other methods).
 	stepExec, evalExec, fcnExec *context.Exec
-	graphInputs                 []*tensors.Tensor // rows, cols, src, dst, weight
-	// trainValues and evalValues are the feature values broadcast to the training projection's and
-	// the evaluation projection's widths.
-	trainValues, evalValues *tensors.Tensor
-	oneHot, identity        *tensors.Tensor
+	graphInputs                 []*tensors.Tensor // src, dst, weight
+	// features are X's FeatureInputs, for every width the model projects to.
+	features         []*tensors.Tensor
+	oneHot, identity *tensors.Tensor
 	// target is the [N, 1] 0/1 mask of the extra test sets' nodes, DANN's target domain.
 	target *tensors.Tensor
 }
@@ -240,20 +239,13 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	cfg.DecayEvery, cfg.DecayFactor = params[ParamLRDecayEvery].(int), params[ParamLRDecayFactor].(float64)
 
 	adj := BuildAdjacency(g, norm)
-	trainWidth := m.inputWidth
-	if m.usesAttention() {
-		trainWidth += 2 * m.attnDim * m.hops
+	dense, err := denseLayout(params[ParamFeatureLayout].(string), g.Features)
+	if err != nil {
+		return nil, err
 	}
-	rows, cols, trainVals := SparseInputs(g.Features, trainWidth)
 	src, dst, w := adj.Inputs()
-	t.graphInputs = []*tensors.Tensor{tensors.FromValue(rows), tensors.FromValue(cols),
-		tensors.FromValue(src), tensors.FromValue(dst), tensors.FromValue(w)}
-	t.trainValues = tensors.FromValue(trainVals)
-	t.evalValues = t.trainValues
-	if trainWidth != m.inputWidth {
-		_, _, evalVals := SparseInputs(g.Features, m.inputWidth)
-		t.evalValues = tensors.FromValue(evalVals)
-	}
+	t.graphInputs = []*tensors.Tensor{src, dst, w}
+	t.features = FeatureInputs(g.Features, m.projectionWidths(), dense)
 	oneHot := make([][]float32, g.NumNodes)
 	for i, y := range g.Labels {
 		oneHot[i] = make([]float32, g.NumClasses)
@@ -269,29 +261,29 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	}
 	t.target = nodeMask(g.NumNodes, targetNodes)
 
-	n, f := g.NumNodes, g.NumFeatures()
-	inputs := func(in []*Node) (*SparseFeatures, *AdjacencyNodes) {
-		return &SparseFeatures{NumRows: n, NumCols: f, Rows: in[0], Cols: in[1], Values: in[5]},
-			NewAdjacencyNodes(n, in[2], in[3], in[4])
+	n, f, numX := g.NumNodes, g.NumFeatures(), len(t.features)
+	// inputs splits an executor's inputs: the adjacency, X, then the step's own (rest).
+	inputs := func(in []*Node) (x *Features, a *AdjacencyNodes, rest []*Node) {
+		return NewFeatures(n, f, in[3:3+numX]), NewAdjacencyNodes(n, in[0], in[1], in[2]), in[3+numX:]
 	}
 	// The step evaluates the current parameters and then updates them: the evaluation of one
 	// epoch's update shares the next update's input projection X W (the same parameters).
-	// evaluate returns the eval-mode prediction [N] from the clean projection z and leaves ctx in
-	// training mode for the update that follows.
-	evaluate := func(ctx *context.Context, a *AdjacencyNodes, z *Node) *Node {
-		ctx.SetTraining(z.Graph(), false)
-		pred := ArgMax(m.logits(ctx, a, Columns(z, 0, m.inputWidth)), -1, dtypes.Int32)
-		ctx.SetTraining(z.Graph(), true)
+	// evaluate returns the eval-mode prediction [N] from the clean projection X W_in and leaves ctx
+	// in training mode for the update that follows.
+	evaluate := func(ctx *context.Context, a *AdjacencyNodes, xw *Node) *Node {
+		ctx.SetTraining(xw.Graph(), false)
+		pred := ArgMax(m.logits(ctx, a, xw), -1, dtypes.Int32)
+		ctx.SetTraining(xw.Graph(), true)
 		return pred
 	}
 	t.stepExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
-		x, a := inputs(in)
-		z, proj := m.project(ctx, x, true)
-		pred := evaluate(ctx, a, z)
+		x, a, rest := inputs(in)
+		zs, proj := m.project(ctx, x, true)
+		pred := evaluate(ctx, a, zs[0])
 		if m.inputDropout > 0 { // the update sees dropout(X) W
-			z, proj = m.project(ctx, x, true)
+			zs, proj = m.project(ctx, x, true)
 		}
-		loss := m.loss(ctx, z, proj, a, in[6], in[7], in[8], in[9], in[10])
+		loss := m.loss(ctx, zs, proj, a, rest[0], rest[1], rest[2], rest[3], rest[4])
 		ApplyAdam(ctx, loss, cfg)
 		return []*Node{loss, pred}
 	})
@@ -301,10 +293,10 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	if mixing == MixGraphMix {
 		// GraphMix's other step: the same evaluation, then the FCN's mixup update.
 		t.fcnExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
-			x, a := inputs(in)
-			z, _ := m.project(ctx, x, false)
-			pred := evaluate(ctx, a, z)
-			loss := m.graphMixFCNLoss(ctx, x, a, in[6], in[7], in[8:15])
+			x, a, rest := inputs(in)
+			zs, _ := m.project(ctx, x, false)
+			pred := evaluate(ctx, a, zs[0])
+			loss := m.graphMixFCNLoss(ctx, x, a, rest[0], rest[1], rest[2:9])
 			ApplyAdam(ctx, loss, cfg)
 			return []*Node{loss, pred}
 		})
@@ -314,9 +306,9 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	}
 	t.evalExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
 		ctx.SetTraining(in[0].Graph(), false)
-		x, a := inputs(in)
-		z, _ := m.project(ctx, x, false)
-		return []*Node{ArgMax(m.logits(ctx, a, z), -1, dtypes.Int32)}
+		x, a, _ := inputs(in)
+		zs, _ := m.project(ctx, x, false)
+		return []*Node{ArgMax(m.logits(ctx, a, zs[0]), -1, dtypes.Int32)}
 	})
 	if err != nil {
 		return nil, err

@@ -33,10 +33,13 @@ func tinyGraph() *datasets.Graph {
 	return g
 }
 
-func trainTiny(t *testing.T, method string, seed int) *Result {
+func trainTiny(t *testing.T, method string, seed int, extra ...map[string]any) *Result {
 	ctx := context.New()
 	ctx.SetParams(map[string]any{ParamEpochs: 12, ParamRuns: 2, ParamDropout: 0.5, ParamHidden: 8, ParamHops: 2,
 		ParamAlpha: 0.3, ParamLabelGrad: true, ParamSeed: seed, ParamUseBN: true})
+	for _, params := range extra {
+		ctx.SetParams(params)
+	}
 	res, err := Train(ctx, testBackend(t), tinyGraph(), method, WithProgress(io.Discard))
 	if err != nil {
 		t.Fatalf("Train(%s): %v", method, err)
@@ -69,6 +72,24 @@ func TestTrainSameSeedSameNumbers(t *testing.T) {
 	}
 }
 
+// TestFeatureLayoutsTrainAlike: holding X dense or sparse changes only the order of float sums, so
+// both layouts give the same losses to float32 rounding, epoch by epoch, with and without attention
+// (without BatchNorm, which would hide a wrong scale).
+func TestFeatureLayoutsTrainAlike(t *testing.T) {
+	for _, method := range []string{"gcn", "geomix1", "geomix3"} {
+		sparse := trainTiny(t, method, 5, map[string]any{ParamFeatureLayout: "sparse", ParamUseBN: false})
+		dense := trainTiny(t, method, 5, map[string]any{ParamFeatureLayout: "dense", ParamUseBN: false})
+		for r := range sparse.PerRun {
+			for e, s := range sparse.PerRun[r].Curve {
+				d := dense.PerRun[r].Curve[e]
+				if math.Abs(s.Loss-d.Loss) > 1e-4*math.Max(1, math.Abs(s.Loss)) {
+					t.Fatalf("%s run %d epoch %d: loss %.7f sparse, %.7f dense", method, r, e, s.Loss, d.Loss)
+				}
+			}
+		}
+	}
+}
+
 // TestTrainRejectsBadInput: errors name the problem instead of panicking.
 func TestTrainRejectsBadInput(t *testing.T) {
 	g := tinyGraph()
@@ -79,6 +100,11 @@ func TestTrainRejectsBadInput(t *testing.T) {
 	ctx.SetParam(ParamHidden, "wide")
 	if _, err := Train(ctx, testBackend(t), g, "gcn", WithProgress(io.Discard)); err == nil {
 		t.Error("string hidden width accepted")
+	}
+	ctx = context.New()
+	ctx.SetParam(ParamFeatureLayout, "csr")
+	if _, err := Train(ctx, testBackend(t), g, "gcn", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), `feature_layout = "csr"`) {
+		t.Errorf("feature layout \"csr\": got %v, want an error naming the value", err)
 	}
 	g.Labels[3] = 7
 	if _, err := Train(context.New(), testBackend(t), g, "gcn", WithProgress(io.Discard)); err == nil {

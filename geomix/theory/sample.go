@@ -75,7 +75,7 @@ func drawMixed(backend backends.Backend, cfg datasets.SyntheticConfig, alpha flo
 
 // runMixI computes geomix.MixI(adj, x, alpha, 1) for x [N, width] (row-major float32).
 func runMixI(backend backends.Backend, adj *geomix.Adjacency, x []float32, width int, alpha float64) ([]float32, error) {
-	src, dst, weight := adjacencyTensors(adj)
+	src, dst, weight := adj.Inputs()
 	out, err := graph.ExecOnce(backend, func(x, src, dst, weight *graph.Node) *graph.Node {
 		return geomix.MixI(geomix.NewAdjacencyNodes(adj.NumNodes, src, dst, weight), x, alpha, 1)
 	}, tensors.FromFlatDataAndDimensions(x, adj.NumNodes, width), src, dst, weight)
@@ -83,14 +83,6 @@ func runMixI(backend backends.Backend, adj *geomix.Adjacency, x []float32, width
 		return nil, fmt.Errorf("running geomix.MixI: %w", err)
 	}
 	return tensors.MustCopyFlatData[float32](out), nil
-}
-
-// adjacencyTensors returns adj's src, dst [E, 1] int32 and weight [E, 1] float32 as tensors, without
-// the reflection cost of converting adj.Inputs()'s nested slices.
-func adjacencyTensors(adj *geomix.Adjacency) (src, dst, weight *tensors.Tensor) {
-	e := len(adj.Src)
-	return tensors.FromFlatDataAndDimensions(adj.Src, e, 1), tensors.FromFlatDataAndDimensions(adj.Dst, e, 1),
-		tensors.FromFlatDataAndDimensions(adj.Weight, e, 1)
 }
 
 // classMeans returns the [C][width] mean of the mixed rows of each class.

@@ -138,7 +138,7 @@ func theorem3(o Options, name string, v theorem3Variant) (Check, error) {
 // step is H ← H − τ ∇_H F(H; anchor) with anchor H for F1 and h0 for F2 (second).
 func mixMinusGradientSteps(backend backends.Backend, adj *geomix.Adjacency, h0 []float64, numF int,
 	correction []float64, second bool, alpha, beta, tau float64) (float64, error) {
-	src, dst, weight := adjacencyTensors(adj)
+	src, dst, weight := adj.Inputs()
 	n := adj.NumNodes
 	out, err := graph.ExecOnce(backend, func(h0, src, dst, weight, correction *graph.Node) *graph.Node {
 		a := geomix.NewAdjacencyNodes(n, src, dst, weight)
