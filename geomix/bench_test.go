@@ -1,9 +1,7 @@
 package geomix
 
 import (
-	"runtime/metrics"
 	"testing"
-	"time"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
@@ -18,18 +16,14 @@ func benchmarkEpoch(b *testing.B, dataset, method string) {
 	if _, err := ApplyPreset(ctx, dataset, method); err != nil {
 		b.Fatal(err)
 	}
-	tr, err := newTrainer(ctx, testBackend(b), g, method)
+	e, err := newEpochTimer(ctx, testBackend(b), g, method)
 	if err != nil {
-		b.Fatal(err)
-	}
-	mask := nodeMask(g.NumNodes, g.Splits[0].Train)
-	if _, _, err := tr.step(0, mask); err != nil {
 		b.Fatal(err)
 	}
 	peak := samplePeakHeap()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := tr.step(i+1, mask); err != nil {
+		if err := e.step(i + 1); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -41,34 +35,6 @@ func benchmarkEpoch(b *testing.B, dataset, method string) {
 		gcnMillis[dataset] = ms
 	} else if base, ok := gcnMillis[dataset]; ok {
 		b.ReportMetric(ms/base, "x_gcn")
-	}
-}
-
-// samplePeakHeap samples the Go heap (which holds the pure-Go backend's buffers) every millisecond
-// until the returned function is called, which returns the largest live-and-unswept heap object
-// bytes seen.
-func samplePeakHeap() func() uint64 {
-	done := make(chan struct{})
-	result := make(chan uint64)
-	go func() {
-		var peak uint64
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}} // no stop-the-world
-		ticker := time.NewTicker(time.Millisecond)
-		defer ticker.Stop()
-		for {
-			metrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
-			select {
-			case <-done:
-				result <- peak
-				return
-			case <-ticker.C:
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		return <-result
 	}
 }
 

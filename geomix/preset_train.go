@@ -17,6 +17,21 @@ import (
 // the data set's notes (where it differs from the paper's) are returned in Result.Preset and
 // Result.DataNotes.
 func TrainPreset(ctx *context.Context, backend backends.Backend, dataset, method string, data datasets.Options, opts ...Option) (*Result, error) {
+	merged, g, source, err := presetAndGraph(ctx, dataset, method, data)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Train(merged, backend, g, method, opts...)
+	if err != nil {
+		return nil, err
+	}
+	res.Preset, res.DataNotes = source, g.Notes
+	return res, nil
+}
+
+// presetAndGraph returns a new context with the preset for (dataset, method) overridden by ctx's
+// hyper-parameters, the data set loaded as the preset wants it, and the preset's source.
+func presetAndGraph(ctx *context.Context, dataset, method string, data datasets.Options) (*context.Context, *datasets.Graph, string, error) {
 	source := "no preset for " + dataset + ": the reference's argparse defaults"
 	merged := context.New()
 	preset, err := PresetFor(dataset, method)
@@ -24,7 +39,7 @@ func TrainPreset(ctx *context.Context, backend backends.Backend, dataset, method
 	switch {
 	case errors.As(err, &noPreset):
 	case err != nil:
-		return nil, err
+		return nil, nil, "", err
 	default:
 		source = preset.Source
 		data.RawFeatures = preset.RawFeatures
@@ -37,12 +52,7 @@ func TrainPreset(ctx *context.Context, backend backends.Backend, dataset, method
 	}
 	g, err := datasets.Load(dataset, data)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
-	res, err := Train(merged, backend, g, method, opts...)
-	if err != nil {
-		return nil, err
-	}
-	res.Preset, res.DataNotes = source, g.Notes
-	return res, nil
+	return merged, g, source, nil
 }

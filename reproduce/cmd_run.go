@@ -33,6 +33,24 @@ type setFlags []string
 func (s *setFlags) String() string     { return strings.Join(*s, ",") }
 func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
+// context returns a new context holding the --set hyper-parameters, or an error naming a malformed
+// flag, an unknown parameter or a value of the wrong type.
+func (s setFlags) context() (*context.Context, error) {
+	ctx := context.New()
+	for _, kv := range s {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("--set %q: want param=value", kv)
+		}
+		v, err := geomix.ParseParam(key, value)
+		if err != nil {
+			return nil, fmt.Errorf("--set %q: %w", kv, err)
+		}
+		ctx.SetParam(key, v)
+	}
+	return ctx, nil
+}
+
 // runSummary is the --json output of `reproduce run`.
 type runSummary struct {
 	Dataset       string  `json:"dataset"`
@@ -77,17 +95,9 @@ func runRun(args []string) error {
 			return err
 		}
 	}
-	ctx := context.New()
-	for _, kv := range sets {
-		key, value, ok := strings.Cut(kv, "=")
-		if !ok {
-			return fmt.Errorf("--set %q: want param=value", kv)
-		}
-		v, err := geomix.ParseParam(key, value)
-		if err != nil {
-			return fmt.Errorf("--set %q: %w", kv, err)
-		}
-		ctx.SetParam(key, v)
+	ctx, err := sets.context()
+	if err != nil {
+		return err
 	}
 	for key, v := range map[string]int{geomix.ParamRuns: *runs, geomix.ParamEpochs: *epochs, geomix.ParamSeed: *seed} {
 		if v != 0 {

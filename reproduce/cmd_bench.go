@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/geomix-go/geomix/datasets"
+	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/internal/atomicfile"
+	"github.com/geomix-go/geomix/reproduce/tables"
+)
+
+func init() {
+	register(command{
+		name:    "bench",
+		summary: "time training epochs per (data set, method) and their ratio to GCN measured in the same run",
+		run:     func(args []string) error { return runBench(args, os.Stdout, os.Stderr) },
+	})
+}
+
+// benchRow is one measured (data set, method): the library's timing plus the ratio to the data
+// set's GCN epoch of the same run (0 when GCN was not measured).
+type benchRow struct {
+	geomix.EpochTiming
+	RatioToGCN float64 `json:"ratio_to_gcn,omitempty"`
+}
+
+// benchReport is `reproduce bench --json` and the --out file: the rows and where they were measured.
+type benchReport struct {
+	Rows        []benchRow `json:"rows"`
+	GitRevision string     `json:"git_revision"`
+	GOMAXPROCS  int        `json:"gomaxprocs"`
+	Backend     string     `json:"backend"`
+	MeasuredAt  string     `json:"measured_at"`
+}
+
+// runBench implements `reproduce bench [--datasets a,b] [--methods m,n] [--epochs E] [--data DIR]
+// [--set param=value ...] [--json] [--out FILE]`.
+func runBench(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	names := fs.String("datasets", "cora,pubmed,physics", "comma-separated data sets: "+strings.Join(datasets.Names(), ", "))
+	methods := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (put gcn first for the ratios): "+strings.Join(geomix.MethodNames(), ", "))
+	epochs := fs.Int("epochs", 3, "timed epochs per cell, after one warm-up epoch")
+	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
+	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
+	out := fs.String("out", "", "also write the JSON report to this file (atomically)")
+	var sets setFlags
+	fs.Var(&sets, "set", "override a hyper-parameter of every cell, repeatable: "+strings.Join(geomix.ParamNames(), ", "))
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *epochs < 1 {
+		return fmt.Errorf("--epochs %d: want at least 1", *epochs)
+	}
+	methodList := strings.Split(*methods, ",")
+	for _, m := range methodList {
+		if _, _, err := geomix.ParseMethod(m); err != nil {
+			return err
+		}
+	}
+	datasetList := strings.Split(*names, ",")
+	for _, d := range datasetList {
+		if !slices.Contains(datasets.Names(), d) {
+			return fmt.Errorf("unknown data set %q: want one of %s", d, strings.Join(datasets.Names(), ", "))
+		}
+	}
+	ctx, err := sets.context()
+	if err != nil {
+		return err
+	}
+	backend, err := geomix.NewBackend()
+	if err != nil {
+		return err
+	}
+	report := benchReport{GitRevision: tables.GitRevision("."), GOMAXPROCS: runtime.GOMAXPROCS(0), Backend: backend.Name(),
+		MeasuredAt: time.Now().UTC().Format(time.RFC3339)}
+	data := datasets.Options{Root: *dataDir}
+	cells := len(datasetList) * len(methodList)
+	for i, d := range datasetList {
+		gcn := 0.0
+		for j, m := range methodList {
+			fmt.Fprintf(stderr, "bench cell %d of %d: %s/%s, %d timed epochs\n", i*len(methodList)+j+1, cells, d, m, *epochs)
+			timing, err := geomix.TimeEpochsPreset(ctx, backend, d, m, data, *epochs)
+			if err != nil {
+				return fmt.Errorf("%s/%s: %w", d, m, err)
+			}
+			row := benchRow{EpochTiming: *timing}
+			if m == "gcn" {
+				gcn = timing.MillisPerEpoch
+			} else if gcn > 0 {
+				row.RatioToGCN = timing.MillisPerEpoch / gcn
+			}
+			report.Rows = append(report.Rows, row)
+		}
+	}
+	if *out != "" {
+		if err := atomicfile.Write(*out, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(report)
+		}); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(report)
+	}
+	fmt.Fprintf(stdout, "backend %s, GOMAXPROCS %d, git %s, %s\n", report.Backend, report.GOMAXPROCS, report.GitRevision, report.MeasuredAt)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "DATASET\tMETHOD\tMS/EPOCH\tX GCN\tPEAK HEAP MIB\tSETUP S")
+	for _, r := range report.Rows {
+		ratio := "-"
+		if r.RatioToGCN > 0 {
+			ratio = fmt.Sprintf("%.2f", r.RatioToGCN)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%s\t%.0f\t%.1f\n", r.Dataset, r.Method, r.MillisPerEpoch, ratio, r.PeakHeapMiB, r.SetupSeconds)
+	}
+	return tw.Flush()
+}

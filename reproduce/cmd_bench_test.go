@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBenchCommandRejectsBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--datasets", "coraa"}, `unknown data set "coraa"`},
+		{[]string{"--methods", "gcn,geomix9"}, `geomix9`},
+		{[]string{"--epochs", "0"}, `--epochs 0`},
+		{[]string{"--set", "hidden=wide"}, `hidden`},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := runBench(tc.args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("bench %q: error %v, want one containing %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestBenchCommandOnSyntheticData times GCN and GeoMix-I on the embedded data set (no files needed)
+// and checks the report: positive times, the ratio against the GCN of the same run, and the --out
+// file equal to the --json output.
+func TestBenchCommandOnSyntheticData(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sub", "bench.json")
+	var stdout, stderr bytes.Buffer
+	if err := runBench([]string{"--datasets", "synthetic", "--methods", "gcn,geomix1", "--epochs", "2", "--json", "--out", out}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var report benchReport
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Rows) != 2 || report.Rows[0].Method != "gcn" || report.Rows[1].Method != "geomix1" {
+		t.Fatalf("rows %+v, want gcn then geomix1", report.Rows)
+	}
+	gcn, mix := report.Rows[0], report.Rows[1]
+	if gcn.MillisPerEpoch <= 0 || mix.MillisPerEpoch <= 0 || gcn.Epochs != 2 || gcn.RatioToGCN != 0 {
+		t.Errorf("gcn row %+v: want a positive time over 2 epochs and no ratio", gcn)
+	}
+	if want := mix.MillisPerEpoch / gcn.MillisPerEpoch; mix.RatioToGCN != want {
+		t.Errorf("geomix1 ratio %v, want %v", mix.RatioToGCN, want)
+	}
+	written, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(written, stdout.Bytes()) {
+		t.Errorf("--out file differs from the --json output:\n%s\nvs\n%s", written, stdout.Bytes())
+	}
+	if !strings.Contains(stderr.String(), "bench cell 2 of 2: synthetic/geomix1") {
+		t.Errorf("stderr lacks the progress line:\n%s", stderr.String())
+	}
+}
