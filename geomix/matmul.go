@@ -11,20 +11,35 @@ import (
 // materialises an [n, d, k] broadcast product instead, which on the pure-Go backend made GeoMix-III's
 // linear attention ~10x slower than the rest of the epoch.
 //
-// How: the product is computed on stopped inputs; a zero-valued scalar built from identities on a
-// and b keeps them on the gradient path, and those identities' custom gradients return the products
-// above using the adjoint v of the output, captured by a custom-gradient identity on the output
-// (reverse-mode visits the output before its inputs).
+// How: the product is computed on stopped inputs, with the gradients above attached by
+// withAdjointGradients.
 func MatMulFastGrad(a, b *Node) *Node {
 	if a.Rank() != 2 || b.Rank() != 2 || a.Shape().Dim(1) != b.Shape().Dim(0) {
 		panic(fmt.Sprintf("MatMulFastGrad: want a [n, k] and b [k, d], got a %s, b %s", a.Shape(), b.Shape()))
 	}
+	return withAdjointGradients(MatMul(StopGradient(a), StopGradient(b)), []*Node{a, b}, []func(v *Node) *Node{
+		func(v *Node) *Node { return MatMul(v, Transpose(b, 0, 1)) },
+		func(v *Node) *Node { return MatMul(Transpose(a, 0, 1), v) },
+	})
+}
+
+// withAdjointGradients returns y, computed without a gradient path of its own, whose gradient with
+// respect to inputs[i] is grads[i](v) for the adjoint v of y: a zero-valued scalar built from
+// identities on the inputs keeps them on the gradient path, their custom gradients call grads[i]
+// with v, which a custom-gradient identity on y captures (reverse mode visits y before its inputs).
+func withAdjointGradients(y *Node, inputs []*Node, grads []func(v *Node) *Node) *Node {
 	var adjoint *Node
-	gradA := IdentityWithCustomGradient(a, func(_, _ *Node) *Node { return MatMul(adjoint, Transpose(b, 0, 1)) })
-	gradB := IdentityWithCustomGradient(b, func(_, _ *Node) *Node { return MatMul(Transpose(a, 0, 1), adjoint) })
-	zero := MulScalar(Add(ReduceAllSum(gradA), ReduceAllSum(gradB)), 0)
-	c := Add(MatMul(StopGradient(a), StopGradient(b)), zero)
-	return IdentityWithCustomGradient(c, func(_, v *Node) *Node {
+	var zero *Node
+	for i, in := range inputs {
+		grad := grads[i]
+		sum := ReduceAllSum(IdentityWithCustomGradient(in, func(_, _ *Node) *Node { return grad(adjoint) }))
+		if zero == nil {
+			zero = sum
+		} else {
+			zero = Add(zero, sum)
+		}
+	}
+	return IdentityWithCustomGradient(Add(y, MulScalar(zero, 0)), func(_, v *Node) *Node {
 		adjoint = v
 		return v
 	})

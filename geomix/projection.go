@@ -152,11 +152,7 @@ func (x *Features) ProjectBlocks(ws []*Node) []*Node {
 	from := 0
 	for i, w := range ws {
 		to := from + w.Shape().Dim(1)
-		idx := make([]int32, 0, to-from)
-		for c := from; c < to; c++ {
-			idx = append(idx, int32(c))
-		}
-		out[i] = Transpose(Gather(zT, Const(z.Graph(), tensors.FromFlatDataAndDimensions(idx, len(idx), 1))), 0, 1)
+		out[i] = Transpose(Gather(zT, columnIndices(z.Graph(), from, to)), 0, 1)
 		from = to
 	}
 	return out
@@ -171,14 +167,9 @@ func (x *Features) Project(w *Node) *Node {
 		panic(fmt.Sprintf("Features.Project: want w [F=%d, H], got %s", x.NumCols, w.Shape()))
 	}
 	if x.Dense != nil {
-		var adjoint *Node
 		xT := StopGradient(ConvertDType(x.DenseT, w.DType()))
-		gw := IdentityWithCustomGradient(w, func(_, _ *Node) *Node { return MatMul(xT, adjoint) })
-		y := Add(MatMul(StopGradient(ConvertDType(x.Dense, w.DType())), StopGradient(w)), MulScalar(ReduceAllSum(gw), 0))
-		return IdentityWithCustomGradient(y, func(_, v *Node) *Node {
-			adjoint = v
-			return v
-		})
+		return withAdjointGradients(MatMul(StopGradient(ConvertDType(x.Dense, w.DType())), StopGradient(w)),
+			[]*Node{w}, []func(v *Node) *Node{func(v *Node) *Node { return MatMul(xT, v) }})
 	}
 	h := w.Shape().Dim(1)
 	var values *Node
@@ -207,11 +198,17 @@ func Columns(x *Node, from, to int) *Node {
 	if to-from == x.Shape().Dim(1) {
 		return x
 	}
+	return Transpose(Gather(Transpose(x, 0, 1), columnIndices(x.Graph(), from, to)), 0, 1)
+}
+
+// columnIndices returns the constant [to-from, 1] int32 indices from, …, to−1, the form Gather takes
+// to pick rows of a transposed matrix.
+func columnIndices(g *Graph, from, to int) *Node {
 	idx := make([]int32, 0, to-from)
 	for i := from; i < to; i++ {
 		idx = append(idx, int32(i))
 	}
-	return Transpose(Gather(Transpose(x, 0, 1), Const(x.Graph(), tensors.FromFlatDataAndDimensions(idx, len(idx), 1))), 0, 1)
+	return Const(g, tensors.FromFlatDataAndDimensions(idx, len(idx), 1))
 }
 
 // Projection holds GeoMix-III's per-hop query and key biases [AttnDim]. The model's projected blocks

@@ -93,9 +93,9 @@ type trainer struct {
 	// stepExec evaluates the parameters and then updates them; evalExec only evaluates; fcnExec
 	// is GraphMix's FCN step (nil for other methods).
 	stepExec, evalExec, fcnExec *context.Exec
-	graphInputs                 []*tensors.Tensor // src, dst, weight
-	// features are X's FeatureInputs, for every width the model projects to.
-	features         []*tensors.Tensor
+	// graphArgs are every executor's first arguments: the adjacency's src, dst and weight, then X's
+	// FeatureInputs for every width the model projects to.
+	graphArgs        []any
 	oneHot, identity *tensors.Tensor
 	// target is the [N, 1] 0/1 mask of the extra test sets' nodes, DANN's target domain.
 	target *tensors.Tensor
@@ -244,8 +244,11 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		return nil, err
 	}
 	src, dst, w := adj.Inputs()
-	t.graphInputs = []*tensors.Tensor{src, dst, w}
-	t.features = FeatureInputs(g.Features, m.projectionWidths(), dense)
+	features := FeatureInputs(g.Features, m.projectionWidths(), dense)
+	t.graphArgs = []any{src, dst, w}
+	for _, x := range features {
+		t.graphArgs = append(t.graphArgs, x)
+	}
 	oneHot := make([][]float32, g.NumNodes)
 	for i, y := range g.Labels {
 		oneHot[i] = make([]float32, g.NumClasses)
@@ -261,7 +264,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	}
 	t.target = nodeMask(g.NumNodes, targetNodes)
 
-	n, f, numX := g.NumNodes, g.NumFeatures(), len(t.features)
+	n, f, numX := g.NumNodes, g.NumFeatures(), len(features)
 	// inputs splits an executor's inputs: the adjacency, X, then the step's own (rest).
 	inputs := func(in []*Node) (x *Features, a *AdjacencyNodes, rest []*Node) {
 		return NewFeatures(n, f, in[3:3+numX]), NewAdjacencyNodes(n, in[0], in[1], in[2]), in[3+numX:]

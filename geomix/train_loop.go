@@ -165,7 +165,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 // training update number epoch, whose loss it returns.
 func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []int32, err error) {
 	if t.fcnExec != nil && t.rng.Float64() < 0.5 { // GraphMix: an FCN step half of the time
-		args := append(t.graphArgs(), t.oneHot, maskT)
+		args := append(slices.Clip(t.graphArgs), t.oneHot, maskT)
 		args = append(args, drawGraphMix(t.rng, t.runTrain, t.runOthers, t.graphMixGamma, epoch).args()...)
 		return t.result(epoch, "FCN step", t.fcnExec, args)
 	}
@@ -179,7 +179,7 @@ func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []i
 	case MixDANN: // the reversal ramps up linearly over the run, capped (StruRW's alphatimes 1)
 		lambda = float32(min(float64(epoch+1)/float64(t.epochs), t.dannReversal))
 	}
-	return t.result(epoch, "training step", t.stepExec, append(t.graphArgs(), t.oneHot, maskT, perm, lambda, t.target))
+	return t.result(epoch, "training step", t.stepExec, append(slices.Clip(t.graphArgs), t.oneHot, maskT, perm, lambda, t.target))
 }
 
 // result runs a step executor on args and returns its loss and prediction; what names the step
@@ -205,20 +205,11 @@ func (t *trainer) result(epoch int, what string, exec *context.Exec, args []any)
 
 // evaluate returns the current parameters' argmax prediction [N], after update number epoch.
 func (t *trainer) evaluate(epoch int) ([]int32, error) {
-	out, err := t.evalExec.Exec(t.graphArgs()...)
+	out, err := t.evalExec.Exec(t.graphArgs...)
 	if err != nil {
 		return nil, fmt.Errorf("epoch %d, evaluation: %w", epoch, err)
 	}
 	return out[0].Value().([]int32), nil
-}
-
-// graphArgs returns the adjacency and the feature tensors as executor arguments.
-func (t *trainer) graphArgs() []any {
-	args := make([]any, 0, len(t.graphInputs)+len(t.features)+12)
-	for _, in := range slices.Concat(t.graphInputs, t.features) {
-		args = append(args, in)
-	}
-	return args
 }
 
 // extraTestAcc returns pred's accuracy in percent on each of the graph's extra test sets, or nil.
