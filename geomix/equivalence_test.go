@@ -8,6 +8,27 @@ import (
 	. "github.com/gomlx/gomlx/pkg/core/graph"
 )
 
+// nonZeros returns x's non-zeros as Features' sparse inputs: rows, cols [NNZ, 1] and values [NNZ, 1].
+func nonZeros(x [][]float64) (rows, cols [][]int32, vals [][]float64) {
+	for i := range x {
+		for j, v := range x[i] {
+			if v != 0 {
+				rows, cols, vals = append(rows, []int32{int32(i)}), append(cols, []int32{int32(j)}), append(vals, []float64{v})
+			}
+		}
+	}
+	return rows, cols, vals
+}
+
+// flatRows concatenates the rows of m.
+func flatRows(m [][]float64) []float64 {
+	var out []float64
+	for _, row := range m {
+		out = append(out, row...)
+	}
+	return out
+}
+
 func randomMatrix(rng *rand.Rand, rows, cols int, zeroFrac float64) [][]float64 {
 	out := make([][]float64, rows)
 	for i := range out {
@@ -38,15 +59,7 @@ func TestMixThenProjectEqualsProjectThenMix(t *testing.T) {
 	}
 	adj := BuildAdjacency(g, NormSymmetric)
 	x := randomMatrix(rng, n, f, 0.6)
-	var rows, cols [][]int32
-	var vals [][]float64
-	for i := range x {
-		for j, v := range x[i] {
-			if v != 0 {
-				rows, cols, vals = append(rows, []int32{int32(i)}), append(cols, []int32{int32(j)}), append(vals, []float64{v})
-			}
-		}
-	}
+	rows, cols, vals := nonZeros(x)
 	y := randomMatrix(rng, n, c, 0)
 	w := randomMatrix(rng, f, h0, 0)
 	var attn []any // W_q, W_k [f, m] and b_q, b_k [m] per hop
@@ -106,13 +119,7 @@ func TestMixThenProjectEqualsProjectThenMix(t *testing.T) {
 				got := mix(a, append(features.ProjectBlocks(weights), yn), p, proj.QueryKey())
 				return []*Node{MatMul(ref[0], wn), ref[len(ref)-1], got[0], got[len(got)-1]}
 			}, args...)
-			flat := func(i int) []float64 {
-				var r []float64
-				for _, row := range out[i].Value().([][]float64) {
-					r = append(r, row...)
-				}
-				return r
-			}
+			flat := func(i int) []float64 { return flatRows(out[i].Value().([][]float64)) }
 			layout := map[bool]string{false: " sparse", true: " dense"}[dense]
 			assertNear(t, name+layout+" features", flat(2), flat(0), 1e-10)
 			assertNear(t, name+layout+" labels", flat(3), flat(1), 1e-10)

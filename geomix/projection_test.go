@@ -14,15 +14,7 @@ func TestProjectGradientByHand(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	const n, f, h = 7, 6, 3
 	x, w, r := randomMatrix(rng, n, f, 0.5), randomMatrix(rng, f, h, 0), randomMatrix(rng, n, h, 0)
-	var rows, cols [][]int32
-	var vals [][]float64
-	for i := range x {
-		for j, v := range x[i] {
-			if v != 0 {
-				rows, cols, vals = append(rows, []int32{int32(i)}), append(cols, []int32{int32(j)}), append(vals, []float64{v})
-			}
-		}
-	}
+	rows, cols, vals := nonZeros(x)
 	wantY, wantG := make([]float64, 0, n*h), make([]float64, 0, f*h)
 	for i := range n {
 		for c := range h {
@@ -51,15 +43,8 @@ func TestProjectGradientByHand(t *testing.T) {
 			y := features.Project(in[4])
 			return []*Node{y, Gradient(ReduceAllSum(Mul(y, in[5])), in[4])[0]}
 		}, rows, cols, vals, x, w, r)
-		flat := func(i int) []float64 {
-			var v []float64
-			for _, row := range out[i].Value().([][]float64) {
-				v = append(v, row...)
-			}
-			return v
-		}
 		layout := map[bool]string{false: "sparse", true: "dense"}[dense]
-		assertNear(t, layout+" X W", flat(0), wantY, 1e-12)
-		assertNear(t, layout+" Xᵀ R", flat(1), wantG, 1e-12)
+		assertNear(t, layout+" X W", flatRows(out[0].Value().([][]float64)), wantY, 1e-12)
+		assertNear(t, layout+" Xᵀ R", flatRows(out[1].Value().([][]float64)), wantG, 1e-12)
 	}
 }
