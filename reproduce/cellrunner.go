@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"io"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
@@ -9,11 +9,12 @@ import (
 )
 
 // presetCellRunner is the table commands' tables.CellRunner: tables.PresetCells on one backend
-// (geomix.NewBackend) shared by all cells, data from $GEOMIX_DATA or the user cache.
-func presetCellRunner() (tables.CellRunner, error) {
+// (geomix.NewBackend) shared by all cells, data from $GEOMIX_DATA or the user cache, progress
+// and notes to out.
+func presetCellRunner(out io.Writer) (tables.CellRunner, error) {
 	backend, err := geomix.NewBackend()
 	if err != nil {
 		return nil, err
 	}
-	return tables.PresetCells(backend, datasets.Options{}, os.Stderr), nil
+	return tables.PresetCells(backend, datasets.Options{}, out), nil
 }

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/geomix-go/geomix/reproduce/tables"
 )
 
@@ -33,7 +35,7 @@ func init() {
 }
 
 // runTable implements `reproduce <table> [--datasets a,b] [--methods m,n] [--runs R] [--quick]
-// [--out DIR] [--force] [--json] [--data DIR]`. Every selected cell runs even when some fail; the
+// [--out DIR] [--force] [--jobs N] [--json] [--data DIR]`. Every selected cell runs even when some fail; the
 // command then exits non-zero naming the failed cells.
 func runTable(id string, args []string) error {
 	spec, err := tables.SpecFor(id)
@@ -49,6 +51,7 @@ func runTable(id string, args []string) error {
 	out := fs.String("out", "results", "results directory: cells in DIR/"+id+"/, the report in DIR/"+id+".md")
 	force := fs.Bool("force", false, "rerun cells that already have a result")
 	asJSON := fs.Bool("json", false, "also print the comparison as JSON on stdout")
+	jobs := fs.Int("jobs", 1, "cells to train at once (each keeps one core busy on the pure-Go backend; records do not depend on it)")
 	dryRun := fs.Bool("dry-run", false, "list the selected cells and their state (finished, in progress, to run) without training")
 	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
 	if err := fs.Parse(args); err != nil {
@@ -64,12 +67,20 @@ func runTable(id string, args []string) error {
 	}
 	opts := tables.Options{
 		Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Runs: *runs, Quick: *quick,
-		OutDir: *out, Force: *force, Command: commandLine(id, args),
+		OutDir: *out, Force: *force, Command: commandLine(id, args), Jobs: *jobs,
+	}
+	if *jobs < 1 {
+		return fmt.Errorf("--jobs %d: want >= 1", *jobs)
 	}
 	if *dryRun {
 		return printPlan(spec, opts)
 	}
-	runner, err := newCellRunner()
+	// Several cells' progress bars on one terminal would redraw over each other: plain lines then.
+	var cellOut io.Writer = os.Stderr
+	if *jobs > 1 {
+		cellOut = progress.Plain(os.Stderr)
+	}
+	runner, err := newCellRunner(cellOut)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // withRunner makes the table commands use r for the test and restores it afterwards.
 func withRunner(t *testing.T, r tables.CellRunner) {
 	saved := newCellRunner
-	newCellRunner = func() (tables.CellRunner, error) { return r, nil }
+	newCellRunner = func(io.Writer) (tables.CellRunner, error) { return r, nil }
 	t.Cleanup(func() { newCellRunner = saved })
 }
 
@@ -72,7 +73,7 @@ func TestTableCommand(t *testing.T) {
 	if err := runTable("table5", args[:len(args)-1]); err != nil || calls != 2 {
 		t.Errorf("rerun: err %v, calls %d; want finished cells skipped", err, calls)
 	}
-	for _, bad := range [][]string{{"--methods", "graphmix"}, {"--datasets", "pubmed"}, {"--bogus"}, {"extra"}} {
+	for _, bad := range [][]string{{"--methods", "graphmix"}, {"--datasets", "pubmed"}, {"--bogus"}, {"extra"}, {"--jobs", "0"}} {
 		if err := runTable("table5", append([]string{"--out", dir}, bad...)); err == nil {
 			t.Errorf("args %q: no error", bad)
 		}

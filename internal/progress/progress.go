@@ -40,6 +40,14 @@ func New(w io.Writer, total int64, desc string, bytes bool) Bar {
 	return &lines{w: w, total: total, desc: desc, bytes: bytes, start: time.Now()}
 }
 
+// Plain returns w without its terminal, if it has one: a Bar on it prints plain lines. Work that
+// reports several Bars at once to one terminal (cells trained side by side) uses it, since
+// animated bars there would redraw over each other.
+func Plain(w io.Writer) io.Writer { return plain{w} }
+
+// plain hides the *os.File (and so the terminal) behind an io.Writer.
+type plain struct{ io.Writer }
+
 // animated adapts progressbar's bar to Bar.
 type animated struct{ *progressbar.ProgressBar }
 

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,17 @@ func TestLinesBytes(t *testing.T) {
 	}
 	if !strings.HasPrefix(buf.String(), "download cora: 1.0 kB/4.0 kB (25%), elapsed ") {
 		t.Errorf("got %q, want sizes 1.0 kB/4.0 kB (25%%)", buf.String())
+	}
+}
+
+// TestPlain: Plain hides the *os.File that New looks for to detect a terminal, and still writes.
+func TestPlain(t *testing.T) {
+	if _, ok := Plain(os.Stderr).(*os.File); ok {
+		t.Fatal("Plain(os.Stderr) is still an *os.File: New would draw an animated bar on a terminal")
+	}
+	var buf bytes.Buffer
+	_ = New(Plain(&buf), 10, "cs/gcn epochs", false).Add(1)
+	if !strings.HasPrefix(buf.String(), "cs/gcn epochs: 1/10 (10%)") {
+		t.Errorf("a Bar on Plain(buf) wrote %q", buf.String())
 	}
 }

@@ -16,22 +16,30 @@ const QuickEpochs = 50
 
 // PresetCells returns the CellRunner of the table commands and notebooks: geomix.TrainPreset (the
 // authors' script preset for (dataset, method)) with the cell's runs and checkpoint, and QuickEpochs epochs when
-// quick, on backend, reading data with data. Notes on where a data set differs from the paper's go
-// to notes (nil: discarded); they are also kept in each Result.
-func PresetCells(backend backends.Backend, data datasets.Options, notes io.Writer) CellRunner {
+// quick, on backend, reading data with data. Each cell's training progress, and notes on where a
+// data set differs from the paper's, go to out (nil: discarded); the notes are also kept in each
+// Result. The runner may train several cells at once (Options.Jobs): each call has its own context
+// and random streams, and backend serves concurrent executions.
+func PresetCells(backend backends.Backend, data datasets.Options, out io.Writer) CellRunner {
+	if out == nil {
+		out = io.Discard
+	}
+	if data.Progress == nil {
+		data.Progress = out
+	}
 	return func(c Cell) (*geomix.Result, error) {
 		ctx := context.New()
 		ctx.SetParam(geomix.ParamRuns, c.Runs)
 		if c.Quick {
 			ctx.SetParam(geomix.ParamEpochs, QuickEpochs)
 		}
-		var opts []geomix.Option
+		opts := []geomix.Option{geomix.WithProgress(out)}
 		if c.Checkpoint != "" {
 			opts = append(opts, geomix.WithCheckpoint(c.Checkpoint))
 		}
 		res, err := geomix.TrainPreset(ctx, backend, c.Dataset, c.Method, data, opts...)
-		if err == nil && res.DataNotes != "" && notes != nil {
-			fmt.Fprintf(notes, "note on %s: %s\n", c.Dataset, res.DataNotes)
+		if err == nil && res.DataNotes != "" {
+			fmt.Fprintf(out, "note on %s: %s\n", c.Dataset, res.DataNotes)
 		}
 		return res, err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/geomix-go/geomix/geomix"
@@ -56,12 +57,23 @@ type Options struct {
 	// Progress receives one line per cell (cell i of n, dataset/method, elapsed, ETA); nil means
 	// os.Stderr.
 	Progress io.Writer
+	// Jobs is how many cells train at once, taken in table order; 0 or 1 means one after the
+	// other. Cells are independent, so a cell's record does not depend on Jobs. On GoMLX's pure-Go
+	// backend a training keeps one core busy, so up to the number of cores Jobs shortens a sweep
+	// nearly in proportion; memory adds up across the cells in flight.
+	Jobs int
 }
 
 // CellError is a cell that failed in a sweep.
 type CellError struct {
 	Dataset, Method string
 	Err             error
+}
+
+// failure is a failed cell with its place in the sweep, to report failures in table order.
+type failure struct {
+	index int
+	CellError
 }
 
 // Sweep is what a call to Run did.
@@ -87,7 +99,7 @@ type cell struct {
 	shared *Record
 }
 
-// Run runs every selected cell of spec through runner, one after the other, writing each finished
+// Run runs every selected cell of spec through runner, opts.Jobs at a time, writing each finished
 // cell atomically to OutDir/<table>/<dataset>-<method>.json. Cells with a record of the same runs
 // and quick setting are skipped unless Force, so an interrupted sweep resumes where it stopped; an
 // interrupted cell resumes at its run from its checkpoint (CheckpointPath), which Force deletes. A
@@ -116,36 +128,74 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	cells, toRun := opts.plan(spec, datasets, methods, progress)
 
 	sweep := &Sweep{}
+	var failed []failure
+	var mu sync.Mutex // guards sweep, failed and the progress lines
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(progress, format, args...)
+	}
+	fail := func(i int, c cell, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		failed = append(failed, failure{i, CellError{Dataset: c.Dataset, Method: c.Method, Err: err}})
+	}
 	start := time.Now()
-	for i, c := range cells {
-		prefix := fmt.Sprintf("%s cell %d of %d, %s/%s", table, i+1, len(cells), c.Dataset, c.Method)
-		if c.skip {
-			sweep.Skipped++
-			fmt.Fprintf(progress, "%s: finished earlier (%s), skipped\n", prefix, c.path)
-			continue
-		}
-		if c.shared != nil {
-			if err := writeRecord(c.path, c.shared); err != nil {
-				sweep.Failed = append(sweep.Failed, CellError{Dataset: c.Dataset, Method: c.Method, Err: err})
-				fmt.Fprintf(progress, "%s: FAILED: %v\n", prefix, err)
-				continue
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(opts.Jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				c := cells[i]
+				prefix := fmt.Sprintf("%s cell %d of %d, %s/%s", table, i+1, len(cells), c.Dataset, c.Method)
+				switch {
+				case c.skip:
+					mu.Lock()
+					sweep.Skipped++
+					mu.Unlock()
+					say("%s: finished earlier (%s), skipped\n", prefix, c.path)
+				case c.shared != nil:
+					if err := writeRecord(c.path, c.shared); err != nil {
+						fail(i, c, err)
+						say("%s: FAILED: %v\n", prefix, err)
+						continue
+					}
+					mu.Lock()
+					sweep.Shared++
+					mu.Unlock()
+					say("%s: same cell as %s, copied to %s\n", prefix, c.shared.SharedFrom, c.path)
+				default:
+					mu.Lock()
+					done := sweep.Ran + len(failed)
+					mu.Unlock()
+					say("%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n",
+						prefix, c.Runs, opts.Quick, roundDuration(time.Since(start)), eta(time.Since(start), done, toRun))
+					cellStart := time.Now()
+					rec, err := opts.runCell(runner, table, c)
+					if err != nil {
+						fail(i, c, err)
+						say("%s: FAILED after %s: %v\n", prefix, roundDuration(time.Since(cellStart)), err)
+						continue
+					}
+					mu.Lock()
+					sweep.Ran++
+					mu.Unlock()
+					say("%s: %.2f ± %.2f in %s -> %s\n",
+						prefix, rec.TestAccMean, rec.TestAccStd, roundDuration(time.Since(cellStart)), c.path)
+				}
 			}
-			sweep.Shared++
-			fmt.Fprintf(progress, "%s: same cell as %s, copied to %s\n", prefix, c.shared.SharedFrom, c.path)
-			continue
-		}
-		fmt.Fprintf(progress, "%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n",
-			prefix, c.Runs, opts.Quick, roundDuration(time.Since(start)), eta(time.Since(start), sweep.Ran+len(sweep.Failed), toRun))
-		cellStart := time.Now()
-		rec, err := opts.runCell(runner, table, c)
-		if err != nil {
-			sweep.Failed = append(sweep.Failed, CellError{Dataset: c.Dataset, Method: c.Method, Err: err})
-			fmt.Fprintf(progress, "%s: FAILED after %s: %v\n", prefix, roundDuration(time.Since(cellStart)), err)
-			continue
-		}
-		sweep.Ran++
-		fmt.Fprintf(progress, "%s: %.2f ± %.2f in %s -> %s\n",
-			prefix, rec.TestAccMean, rec.TestAccStd, roundDuration(time.Since(cellStart)), c.path)
+		}()
+	}
+	for i := range cells {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	slices.SortFunc(failed, func(a, b failure) int { return a.index - b.index })
+	for _, f := range failed {
+		sweep.Failed = append(sweep.Failed, f.CellError)
 	}
 
 	report, err := LoadReport(opts.OutDir, table)
@@ -327,6 +377,9 @@ func (o Options) selection(spec *Spec) (datasets, methods []string, err error) {
 	}
 	if o.Runs < 0 {
 		return nil, nil, fmt.Errorf("tables: runs must be >= 1 (0 for the default), got %d", o.Runs)
+	}
+	if o.Jobs < 0 {
+		return nil, nil, fmt.Errorf("tables: jobs must be >= 1 (0 for one at a time), got %d", o.Jobs)
 	}
 	for _, d := range spec.Datasets {
 		switch _, unavailable := spec.Unavailable[d]; {

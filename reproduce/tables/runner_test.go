@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
@@ -581,5 +583,72 @@ func TestTable3ReadsExtraTests(t *testing.T) {
 	}
 	if md := sweep.Report.Markdown(); !strings.Contains(md, "| Twitch-FR | ERM | 59.00 ± 1.00 (5 runs) | 57.98 ± 2.41 |") {
 		t.Errorf("report lacks the ERM row on FR:\n%s", md)
+	}
+}
+
+// TestRunJobs: with Jobs = 2 two cells train at once (each call waits until another is in flight),
+// every record equals the one-at-a-time sweep's but for its timing fields, and failures come back in
+// table order whichever finished first.
+func TestRunJobs(t *testing.T) {
+	sweepWith := func(jobs int) (string, *Sweep, error) {
+		fake := newFake(map[string]float64{"cora/gcn": 81})
+		fake.fail["cora/randommix"], fake.fail["cora/geomix1"] = true, true
+		var mu sync.Mutex
+		inFlight := 0
+		paired := make(chan struct{})
+		var pairOnce sync.Once
+		timedOut := make(chan struct{}) // one deadline for the whole sweep
+		deadline := time.AfterFunc(20*time.Second, func() { close(timedOut) })
+		defer deadline.Stop()
+		runner := func(c Cell) (*geomix.Result, error) {
+			mu.Lock()
+			if inFlight++; inFlight == 2 {
+				pairOnce.Do(func() { close(paired) })
+			}
+			mu.Unlock()
+			if jobs > 1 {
+				select {
+				case <-paired:
+				case <-timedOut:
+					t.Errorf("Jobs = %d: %s/%s never had another cell in flight", jobs, c.Dataset, c.Method)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			inFlight--
+			return fake.run(c)
+		}
+		o := testOptions(t.TempDir())
+		o.Datasets, o.Jobs = []string{"cora", "citeseer"}, jobs
+		sweep, err := Run(table5(t), runner, o)
+		return o.OutDir, sweep, err
+	}
+	oneDir, one, oneErr := sweepWith(1)
+	twoDir, two, twoErr := sweepWith(2)
+	if oneErr == nil || twoErr == nil || oneErr.Error() != twoErr.Error() {
+		t.Fatalf("errors: one at a time %v, two at once %v; want the same failure", oneErr, twoErr)
+	}
+	if one.Ran != 6 || two.Ran != 6 || len(two.Failed) != 2 || two.Failed[0].Method != "geomix1" || two.Failed[1].Method != "randommix" {
+		t.Fatalf("ran %d and %d, Jobs = 2 failed %v; want 6 ran, cora/geomix1 then cora/randommix failed", one.Ran, two.Ran, two.Failed)
+	}
+	records, _ := filepath.Glob(filepath.Join(oneDir, "table5", "*.json"))
+	if len(records) != 6 {
+		t.Fatalf("one at a time wrote %d records, want 6", len(records))
+	}
+	for _, path := range records {
+		a, errA := ReadRecord(path)
+		b, errB := ReadRecord(filepath.Join(twoDir, "table5", filepath.Base(path)))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v, %v", filepath.Base(path), errA, errB)
+		}
+		a.WallSeconds, b.WallSeconds, a.FinishedAt, b.FinishedAt = 0, 0, time.Time{}, time.Time{}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("%s differs with Jobs = 2:\n%s\n%s", filepath.Base(path), ja, jb)
+		}
+	}
+	if _, _, err := (Options{Jobs: -1}).selection(table5(t)); err == nil {
+		t.Error("Jobs = -1: no error")
 	}
 }
