@@ -70,12 +70,6 @@ type CellError struct {
 	Err             error
 }
 
-// failure is a failed cell with its place in the sweep, to report failures in table order.
-type failure struct {
-	index int
-	CellError
-}
-
 // Sweep is what a call to Run did.
 type Sweep struct {
 	// Ran and Skipped count the cells run now and those already finished by an earlier sweep;
@@ -127,76 +121,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 
 	cells, toRun := opts.plan(spec, datasets, methods, progress)
 
-	sweep := &Sweep{}
-	var failed []failure
-	var mu sync.Mutex // guards sweep, failed and the progress lines
-	say := func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(progress, format, args...)
-	}
-	fail := func(i int, c cell, err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		failed = append(failed, failure{i, CellError{Dataset: c.Dataset, Method: c.Method, Err: err}})
-	}
-	start := time.Now()
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range max(opts.Jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				c := cells[i]
-				prefix := fmt.Sprintf("%s cell %d of %d, %s/%s", table, i+1, len(cells), c.Dataset, c.Method)
-				switch {
-				case c.skip:
-					mu.Lock()
-					sweep.Skipped++
-					mu.Unlock()
-					say("%s: finished earlier (%s), skipped\n", prefix, c.path)
-				case c.shared != nil:
-					if err := writeRecord(c.path, c.shared); err != nil {
-						fail(i, c, err)
-						say("%s: FAILED: %v\n", prefix, err)
-						continue
-					}
-					mu.Lock()
-					sweep.Shared++
-					mu.Unlock()
-					say("%s: same cell as %s, copied to %s\n", prefix, c.shared.SharedFrom, c.path)
-				default:
-					mu.Lock()
-					done := sweep.Ran + len(failed)
-					mu.Unlock()
-					say("%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n",
-						prefix, c.Runs, opts.Quick, roundDuration(time.Since(start)), eta(time.Since(start), done, toRun))
-					cellStart := time.Now()
-					rec, err := opts.runCell(runner, table, c)
-					if err != nil {
-						fail(i, c, err)
-						say("%s: FAILED after %s: %v\n", prefix, roundDuration(time.Since(cellStart)), err)
-						continue
-					}
-					mu.Lock()
-					sweep.Ran++
-					mu.Unlock()
-					say("%s: %.2f ± %.2f in %s -> %s\n",
-						prefix, rec.TestAccMean, rec.TestAccStd, roundDuration(time.Since(cellStart)), c.path)
-				}
-			}
-		}()
-	}
-	for i := range cells {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	slices.SortFunc(failed, func(a, b failure) int { return a.index - b.index })
-	for _, f := range failed {
-		sweep.Failed = append(sweep.Failed, f.CellError)
-	}
+	sweep := (&sweepRun{opts: opts, runner: runner, table: table, cells: cells, toRun: toRun, progress: progress}).all()
 
 	report, err := LoadReport(opts.OutDir, table)
 	if err != nil {
@@ -222,6 +147,104 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 		return sweep, fmt.Errorf("%d of %d cells of %s failed: %s", len(sweep.Failed), len(cells), table, strings.Join(names, ", "))
 	}
 	return sweep, nil
+}
+
+// sweepRun is one Run's cells on their way through opts.Jobs workers: the counters, the failures
+// and the progress lines are shared, and touched only under mu (see locked).
+type sweepRun struct {
+	opts     Options
+	runner   CellRunner
+	table    string
+	cells    []cell
+	toRun    int
+	progress io.Writer
+	start    time.Time
+
+	mu     sync.Mutex
+	sweep  Sweep     // Failed is filled by all, in table order
+	failed []failure // as they happen
+}
+
+// failure is a failed cell with its index in the sweep.
+type failure struct {
+	index int
+	CellError
+}
+
+// all runs every cell, opts.Jobs at a time in table order, and returns the sweep with its failures
+// in table order.
+func (s *sweepRun) all() *Sweep {
+	s.start = time.Now()
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(s.opts.Jobs, 1) {
+		wg.Go(func() {
+			for i := range work {
+				s.one(i)
+			}
+		})
+	}
+	for i := range s.cells {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	slices.SortFunc(s.failed, func(a, b failure) int { return a.index - b.index })
+	for _, f := range s.failed {
+		s.sweep.Failed = append(s.sweep.Failed, f.CellError)
+	}
+	return &s.sweep
+}
+
+// one skips, copies or trains cell i and reports it.
+func (s *sweepRun) one(i int) {
+	c := s.cells[i]
+	prefix := fmt.Sprintf("%s cell %d of %d, %s/%s", s.table, i+1, len(s.cells), c.Dataset, c.Method)
+	fail := func(err error, format string, args ...any) {
+		s.locked(func() {
+			s.failed = append(s.failed, failure{i, CellError{Dataset: c.Dataset, Method: c.Method, Err: err}})
+			fmt.Fprintf(s.progress, format, args...)
+		})
+	}
+	switch {
+	case c.skip:
+		s.locked(func() {
+			s.sweep.Skipped++
+			fmt.Fprintf(s.progress, "%s: finished earlier (%s), skipped\n", prefix, c.path)
+		})
+	case c.shared != nil:
+		if err := writeRecord(c.path, c.shared); err != nil {
+			fail(err, "%s: FAILED: %v\n", prefix, err)
+			return
+		}
+		s.locked(func() {
+			s.sweep.Shared++
+			fmt.Fprintf(s.progress, "%s: same cell as %s, copied to %s\n", prefix, c.shared.SharedFrom, c.path)
+		})
+	default:
+		s.locked(func() {
+			fmt.Fprintf(s.progress, "%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n", prefix, c.Runs, s.opts.Quick,
+				roundDuration(time.Since(s.start)), eta(time.Since(s.start), s.sweep.Ran+len(s.failed), s.toRun))
+		})
+		cellStart := time.Now()
+		rec, err := s.opts.runCell(s.runner, s.table, c)
+		if err != nil {
+			fail(err, "%s: FAILED after %s: %v\n", prefix, roundDuration(time.Since(cellStart)), err)
+			return
+		}
+		s.locked(func() {
+			s.sweep.Ran++
+			fmt.Fprintf(s.progress, "%s: %.2f ± %.2f in %s -> %s\n",
+				prefix, rec.TestAccMean, rec.TestAccStd, roundDuration(time.Since(cellStart)), c.path)
+		})
+	}
+}
+
+// locked runs f under the sweep's lock.
+func (s *sweepRun) locked(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f()
 }
 
 // Cell states of a Plan.
