@@ -30,7 +30,10 @@ const autoDataset = "auto"
 // setFlags collects repeated `--set key=value` flags.
 type setFlags []string
 
-func (s *setFlags) String() string     { return strings.Join(*s, ",") }
+// String lists the overrides given so far (flag.Value).
+func (s *setFlags) String() string { return strings.Join(*s, ",") }
+
+// Set adds one name=value override (flag.Value).
 func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 // context returns a new context holding the --set hyper-parameters, or an error naming a malformed
