@@ -42,6 +42,9 @@ func TestMixHopsByHand(t *testing.T) {
 		{"GeoMix-I α=.5 1 hop", func(a *AdjacencyNodes, in []*Node) *Node { return MixI(a, in[0], 0.5, 1) }, []float64{1.5, 2, 2.5, 2}},
 		// h1 = [1.5, 2, 2.5, 2], Â h1 = [2, 2, 2, 0], h2 = (h1 + Â h1)/2.
 		{"GeoMix-I α=.5 2 hops", func(a *AdjacencyNodes, in []*Node) *Node { return MixI(a, in[0], 0.5, 2) }, []float64{1.75, 2, 2.25, 1}},
+		// At K = 1 GeoMix-II's residual to h0 is GeoMix-I's residual to the previous hop: the same
+		// map (CS's presets run both at K = 1 with one row, so its two cells give the same runs).
+		{"GeoMix-II α=.5 1 hop", func(a *AdjacencyNodes, in []*Node) *Node { return MixII(a, in[0], 0.5, 1) }, []float64{1.5, 2, 2.5, 2}},
 		// h2 = Â h1 / 2 + x / 2.
 		{"GeoMix-II α=.5 2 hops", func(a *AdjacencyNodes, in []*Node) *Node { return MixII(a, in[0], 0.5, 2) }, []float64{1.5, 2, 2.5, 2}},
 	}
