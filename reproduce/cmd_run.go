@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -19,7 +20,7 @@ func init() {
 	register(command{
 		name:    "run",
 		summary: "train one method on one data set (the scripts' preset, overridable) and report test accuracy",
-		run:     runRun,
+		run:     func(args []string) error { return runRun(args, os.Stdout, os.Stderr) },
 	})
 }
 
@@ -54,24 +55,11 @@ func (s setFlags) context() (*context.Context, error) {
 	return ctx, nil
 }
 
-// runSummary is the --json output of `reproduce run`.
-type runSummary struct {
-	Dataset       string  `json:"dataset"`
-	Method        string  `json:"method"`
-	Backbone      string  `json:"backbone"`
-	Runs          int     `json:"runs"`
-	TestAccMean   float64 `json:"test_acc_mean"`
-	TestAccStd    float64 `json:"test_acc_std"`
-	ValAccMean    float64 `json:"val_acc_mean"`
-	EpochMsMedian float64 `json:"epoch_ms_median"`
-	SecondsTotal  float64 `json:"seconds_total"`
-	// ExtraTests holds the accuracy on the data set's extra test sets (twitch-ood: FR, PTBR, RU).
-	ExtraTests map[string]geomix.MeanStd `json:"extra_tests,omitempty"`
-}
-
 // runRun implements `reproduce run --dataset D --method M [--backbone B] [--runs R] [--epochs E]
-// [--seed S] [--data DIR] [--json] [--checkpoint FILE] [--set param=value ...]`.
-func runRun(args []string) error {
+// [--seed S] [--data DIR] [--json] [--checkpoint FILE] [--set param=value ...]`. With --json it
+// prints the geomix.Result as one JSON object (dataset, method, backbone, runs, test_acc_mean,
+// test_acc_std, val_acc_mean, epoch_ms_median, seconds_total, per_run, params, ...) on stdout.
+func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	dataset := fs.String("dataset", autoDataset, "data set ("+autoDataset+": cora when its files are in the data root or can be downloaded, else synthetic): "+strings.Join(datasets.Names(), ", "))
 	method := fs.String("method", "geomix1", "method: "+strings.Join(geomix.MethodNames(), ", "))
@@ -125,7 +113,7 @@ func runRun(args []string) error {
 	}
 	res, err := geomix.TrainPreset(ctx, backend, name, *method, data, opts...)
 	if *dataset == autoDataset && errors.Is(err, datasets.ErrMissing) {
-		fmt.Fprintf(os.Stderr, "note: Cora is not in the data root %s and cannot be downloaded (%v):\n"+
+		fmt.Fprintf(stderr, "note: Cora is not in the data root %s and cannot be downloaded (%v):\n"+
 			"      training on the embedded synthetic data set instead (see README, 'Data')\n", *dataDir, err)
 		name = "synthetic"
 		res, err = geomix.TrainPreset(ctx, backend, name, *method, data, opts...)
@@ -138,24 +126,21 @@ func runRun(args []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(os.Stderr, "preset: %s\n", res.Preset)
+	fmt.Fprintf(stderr, "preset: %s\n", res.Preset)
 	if res.DataNotes != "" {
-		fmt.Fprintf(os.Stderr, "note on %s: %s\n", name, res.DataNotes)
+		fmt.Fprintf(stderr, "note on %s: %s\n", name, res.DataNotes)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		return enc.Encode(runSummary{Dataset: name, Method: res.Method, Backbone: res.Backbone, Runs: res.Runs,
-			TestAccMean: res.TestAccMean, TestAccStd: res.TestAccStd, ValAccMean: res.ValAccMean,
-			EpochMsMedian: res.EpochMsMedian, SecondsTotal: res.SecondsTotal, ExtraTests: res.ExtraTests})
+		return json.NewEncoder(stdout).Encode(res)
 	}
 	for _, rr := range res.PerRun {
-		fmt.Printf("Run %02d: best epoch %03d, val %.2f%%, test %.2f%%\n", rr.Run, rr.BestEpoch, rr.ValAcc, rr.TestAcc)
+		fmt.Fprintf(stdout, "Run %02d: best epoch %03d, val %.2f%%, test %.2f%%\n", rr.Run, rr.BestEpoch, rr.ValAcc, rr.TestAcc)
 	}
-	fmt.Printf("%s %s (backbone %s): Test: %.2f ± %.2f%% over %d run(s), Val: %.2f%%, Median time per epoch: %.4fs, total %.1fs\n",
+	fmt.Fprintf(stdout, "%s %s (backbone %s): Test: %.2f ± %.2f%% over %d run(s), Val: %.2f%%, Median time per epoch: %.4fs, total %.1fs\n",
 		name, res.Method, res.Backbone, res.TestAccMean, res.TestAccStd, res.Runs, res.ValAccMean,
 		res.EpochMsMedian/1000, res.SecondsTotal)
 	for _, name := range slices.Sorted(maps.Keys(res.ExtraTests)) {
-		fmt.Printf("  extra test set %s: %.2f ± %.2f%%\n", name, res.ExtraTests[name].Mean, res.ExtraTests[name].Std)
+		fmt.Fprintf(stdout, "  extra test set %s: %.2f ± %.2f%%\n", name, res.ExtraTests[name].Mean, res.ExtraTests[name].Std)
 	}
 	return nil
 }
