@@ -35,7 +35,7 @@ func init() {
 }
 
 // runTable implements `reproduce <table> [--datasets a,b] [--methods m,n] [--runs R] [--quick]
-// [--out DIR] [--force] [--jobs N] [--json] [--data DIR]`. Every selected cell runs even when some fail; the
+// [--out DIR] [--force] [--jobs N] [--json] [--dry-run] [--report-only] [--data DIR]`. Every selected cell runs even when some fail; the
 // command then exits non-zero naming the failed cells.
 func runTable(id string, args []string) error {
 	spec, err := tables.SpecFor(id)
@@ -53,6 +53,7 @@ func runTable(id string, args []string) error {
 	asJSON := fs.Bool("json", false, "also print the comparison as JSON on stdout")
 	jobs := fs.Int("jobs", 1, "cells to train at once (each keeps one core busy on the pure-Go backend; records do not depend on it)")
 	dryRun := fs.Bool("dry-run", false, "list the selected cells and their state (finished, in progress, to run) without training")
+	reportOnly := fs.Bool("report-only", false, "render DIR/"+id+".md from the records in DIR without training any cell (--datasets and --methods are ignored)")
 	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -75,6 +76,14 @@ func runTable(id string, args []string) error {
 	if *dryRun {
 		return printPlan(spec, opts)
 	}
+	if *reportOnly {
+		report, path, err := tables.WriteReport(spec, opts)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "%s: report %s rendered from the records, nothing trained\n", id, path)
+		return printReportJSON(report, *asJSON)
+	}
 	// Several cells' progress bars on one terminal would redraw over each other: plain lines then.
 	var cellOut io.Writer = os.Stderr
 	if *jobs > 1 {
@@ -88,15 +97,21 @@ func runTable(id string, args []string) error {
 	if sweep != nil && sweep.Report != nil {
 		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d copied from another table, %d failed; report %s\n",
 			id, sweep.Ran, sweep.Skipped, sweep.Shared, len(sweep.Failed), sweep.ReportPath)
-		if *asJSON {
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetIndent("", "  ")
-			if jerr := enc.Encode(sweep.Report); jerr != nil && err == nil {
-				err = jerr
-			}
+		if jerr := printReportJSON(sweep.Report, *asJSON); jerr != nil && err == nil {
+			err = jerr
 		}
 	}
 	return err
+}
+
+// printReportJSON prints report as indented JSON on stdout when asJSON is set.
+func printReportJSON(report *tables.Report, asJSON bool) error {
+	if !asJSON {
+		return nil
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(report)
 }
 
 // printPlan prints what a sweep with opts would do, a line per cell.

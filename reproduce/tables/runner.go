@@ -123,20 +123,8 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 
 	sweep := (&sweepRun{opts: opts, runner: runner, table: table, cells: cells, toRun: toRun, progress: progress}).all()
 
-	report, err := LoadReport(opts.OutDir, table)
+	sweep.Report, sweep.ReportPath, err = writeReport(spec, opts, sweep.Failed)
 	if err != nil {
-		return sweep, err
-	}
-	report.Command = opts.Command
-	for _, f := range sweep.Failed {
-		report.markFailed(spec, f.Dataset, f.Method, f.Err)
-	}
-	sweep.Report = report
-	sweep.ReportPath = ReportPath(opts.OutDir, table)
-	if err := atomicfile.Write(sweep.ReportPath, func(w io.Writer) error {
-		_, err := io.WriteString(w, report.Markdown())
-		return err
-	}); err != nil {
 		return sweep, err
 	}
 	if len(sweep.Failed) > 0 {
@@ -147,6 +135,35 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 		return sweep, fmt.Errorf("%d of %d cells of %s failed: %s", len(sweep.Failed), len(cells), table, strings.Join(names, ", "))
 	}
 	return sweep, nil
+}
+
+// WriteReport renders OutDir/<table>.md (atomically) from the records on disk, as Run does after
+// its cells, without training anything: how a report is refreshed after records were added by hand
+// or its notes changed. It returns the report and its path.
+func WriteReport(spec *Spec, opts Options) (*Report, string, error) {
+	if opts.OutDir == "" {
+		opts.OutDir = "results"
+	}
+	return writeReport(spec, opts, nil)
+}
+
+// writeReport renders OutDir/<table>.md from the records on disk, marking the failed cells.
+func writeReport(spec *Spec, opts Options, failed []CellError) (*Report, string, error) {
+	table := spec.Paper.ID
+	report, err := LoadReport(opts.OutDir, table)
+	if err != nil {
+		return nil, "", err
+	}
+	report.Command = opts.Command
+	for _, f := range failed {
+		report.markFailed(spec, f.Dataset, f.Method, f.Err)
+	}
+	path := ReportPath(opts.OutDir, table)
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, report.Markdown())
+		return err
+	})
+	return report, path, err
 }
 
 // sweepRun is one Run's cells on their way through opts.Jobs workers: the counters, the failures

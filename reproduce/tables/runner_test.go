@@ -652,3 +652,34 @@ func TestRunJobs(t *testing.T) {
 		t.Error("Jobs = -1: no error")
 	}
 }
+
+// TestWriteReport: a report rendered without a runner shows the finished cells with their numbers,
+// the others without, and writes no record.
+func TestWriteReport(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(dir)
+	o.Methods = []string{"gcn"}
+	if _, err := Run(table5(t), newFake(map[string]float64{"cora/gcn": 81.6}).run, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(ReportPath(dir, "table5")); err != nil {
+		t.Fatal(err)
+	}
+	report, path, err := WriteReport(table5(t), testOptions(dir))
+	if err != nil || path != ReportPath(dir, "table5") {
+		t.Fatalf("WriteReport: path %q, err %v", path, err)
+	}
+	md, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(md), "81.60") {
+		t.Fatalf("report %s (err %v) lacks cora/gcn's 81.60:\n%s", path, err, md)
+	}
+	for _, r := range report.Rows {
+		if ok := r.Status == StatusOK; ok != (r.Method == "gcn") {
+			t.Errorf("%s/%s: status %q; want ok exactly for the gcn cells", r.Dataset, r.Method, r.Status)
+		}
+	}
+	records, _ := filepath.Glob(filepath.Join(dir, "table5", "*.json"))
+	if len(records) != 3 {
+		t.Errorf("records after WriteReport: %v; want the 3 gcn cells only", records)
+	}
+}
