@@ -64,6 +64,14 @@ type Options struct {
 	Jobs int
 }
 
+// withOutDir returns o with OutDir defaulted to "results".
+func (o Options) withOutDir() Options {
+	if o.OutDir == "" {
+		o.OutDir = "results"
+	}
+	return o
+}
+
 // CellError is a cell that failed in a sweep.
 type CellError struct {
 	Dataset, Method string
@@ -107,9 +115,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.OutDir == "" {
-		opts.OutDir = "results"
-	}
+	opts = opts.withOutDir()
 	if opts.GitRevision == "" {
 		opts.GitRevision = GitRevision(".", opts.OutDir) // the sweep's own output does not make the tree dirty
 	}
@@ -141,10 +147,7 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 // its cells, without training anything: how a report is refreshed after records were added by hand
 // or its notes changed. It returns the report and its path.
 func WriteReport(spec *Spec, opts Options) (*Report, string, error) {
-	if opts.OutDir == "" {
-		opts.OutDir = "results"
-	}
-	return writeReport(spec, opts, nil)
+	return writeReport(spec, opts.withOutDir(), nil)
 }
 
 // writeReport renders OutDir/<table>.md from the records on disk, marking the failed cells.
@@ -287,9 +290,7 @@ func Plan(spec *Spec, opts Options) ([]PlannedCell, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.OutDir == "" {
-		opts.OutDir = "results"
-	}
+	opts = opts.withOutDir()
 	cells, _ := opts.plan(spec, datasets, methods, io.Discard)
 	out := make([]PlannedCell, len(cells))
 	for i, c := range cells {
