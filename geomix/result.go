@@ -13,13 +13,13 @@ type EpochStats struct {
 // validation accuracy (first maximum), whose test accuracy is the run's result. ValAcc and TestAcc
 // are in percent, like Result's; Split is the index into the graph's Splits the run used.
 type RunResult struct {
-	Run       int
-	Split     int
-	BestEpoch int
-	ValAcc    float64
-	TestAcc   float64
+	Run       int     `json:"run"`
+	Split     int     `json:"split"`
+	BestEpoch int     `json:"best_epoch"`
+	ValAcc    float64 `json:"val_acc"`
+	TestAcc   float64 `json:"test_acc"`
 	// ExtraTestAcc holds accuracies at BestEpoch on named extra test sets (e.g. Twitch OOD graphs).
-	ExtraTestAcc map[string]float64 `json:",omitempty"`
+	ExtraTestAcc map[string]float64 `json:"extra_test_acc,omitempty"`
 	Curve        []EpochStats       `json:"-"`
 }
 

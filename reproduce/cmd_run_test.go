@@ -33,6 +33,15 @@ func TestRunCheckpointFlag(t *testing.T) {
 	if out["dataset"] != "synthetic" || out["method"] != "geomix1" || out["runs"] != 2.0 {
 		t.Errorf("--json output: dataset %v, method %v, runs %v; want synthetic, geomix1, 2", out["dataset"], out["method"], out["runs"])
 	}
+	perRun, _ := out["per_run"].([]any)
+	if len(perRun) != 2 {
+		t.Fatalf("--json per_run: %v, want 2 runs", out["per_run"])
+	}
+	for _, key := range []string{"run", "split", "best_epoch", "val_acc", "test_acc"} {
+		if _, ok := perRun[1].(map[string]any)[key]; !ok {
+			t.Errorf("--json per_run entry lacks key %q: %v", key, perRun[1])
+		}
+	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("checkpoint after a finished training: %v, want it deleted", err)
 	}
