@@ -72,6 +72,36 @@ func TestTrainSameSeedSameNumbers(t *testing.T) {
 	}
 }
 
+// TestEpochCallback: WithEpochCallback sees every epoch of every run, in order, with the stats
+// that end up in the runs' curves.
+func TestEpochCallback(t *testing.T) {
+	type call struct {
+		run   int
+		stats EpochStats
+	}
+	var calls []call
+	res, err := Train(checkpointCtx(2, 0.01), testBackend(t), tinyGraph(), "geomix1", WithProgress(io.Discard),
+		WithEpochCallback(func(run int, s EpochStats) { calls = append(calls, call{run, s}) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []call
+	for r, rr := range res.PerRun {
+		for _, s := range rr.Curve {
+			want = append(want, call{r, s})
+		}
+	}
+	if len(want) != 2*10 || len(calls) != len(want) {
+		t.Fatalf("%d callbacks for %d curve epochs, want 2 runs × 10 epochs", len(calls), len(want))
+	}
+	for i := range want {
+		if calls[i].run != want[i].run || calls[i].stats.Epoch != want[i].stats.Epoch ||
+			calls[i].stats.Loss != want[i].stats.Loss || calls[i].stats.ValAcc != want[i].stats.ValAcc {
+			t.Fatalf("callback %d: run %d %+v, want run %d %+v", i, calls[i].run, calls[i].stats, want[i].run, want[i].stats)
+		}
+	}
+}
+
 // TestFeatureLayoutsTrainAlike: holding X dense or sparse changes only the order of float sums, so
 // both layouts give the same losses to float32 rounding, epoch by epoch, with and without attention
 // (without BatchNorm, which would hide a wrong scale).
