@@ -126,7 +126,8 @@ func writeRecord(path string, r *Record) error {
 }
 
 // ReadRecord reads the cell stored at path and checks it is complete: a known table, dataset and
-// method, at least one run, and one test accuracy per run.
+// method, at least one run, one test accuracy per run, and per_run entries that agree with them
+// (which also rejects a per_run written with other keys than geomix.RunResult's).
 func ReadRecord(path string) (*Record, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -144,6 +145,14 @@ func ReadRecord(path string) (*Record, error) {
 		return nil, fmt.Errorf("%s: record has runs=%d, want >= 1", path, r.Runs)
 	case len(r.TestAccs) != r.Runs:
 		return nil, fmt.Errorf("%s: record has %d test accuracies for runs=%d", path, len(r.TestAccs), r.Runs)
+	case len(r.PerRun) != r.Runs:
+		return nil, fmt.Errorf("%s: record has %d per_run entries for runs=%d", path, len(r.PerRun), r.Runs)
+	}
+	for i, run := range r.PerRun {
+		if run.Run != i || run.TestAcc != r.TestAccs[i] {
+			return nil, fmt.Errorf("%s: per_run[%d] holds run %d with test_acc %v, want run %d with test_accs[%d] = %v (keys run, split, best_epoch, val_acc, test_acc)",
+				path, i, run.Run, run.TestAcc, i, i, r.TestAccs[i])
+		}
 	}
 	return &r, nil
 }

@@ -234,6 +234,33 @@ func TestRunResumes(t *testing.T) {
 	}
 }
 
+// TestReadRecordChecksPerRun: a record whose per_run does not agree with its test_accs, such as one
+// written with Go's field names as keys before geomix.RunResult had JSON tags, is refused with an
+// error naming the file and the entry.
+func TestReadRecordChecksPerRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cora-gcn.json")
+	for what, perRun := range map[string]string{
+		"Go field names": `[{"Run": 0, "BestEpoch": 7, "ValAcc": 80, "TestAcc": 81}, {"Run": 1, "BestEpoch": 9, "ValAcc": 79, "TestAcc": 82}]`,
+		"one entry":      `[{"run": 0, "test_acc": 81}]`,
+		"runs swapped":   `[{"run": 1, "test_acc": 82}, {"run": 0, "test_acc": 81}]`,
+	} {
+		record := `{"table": "table5", "dataset": "cora", "method": "gcn", "runs": 2, "test_accs": [81, 82], "per_run": ` + perRun + `}`
+		if err := os.WriteFile(path, []byte(record), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadRecord(path); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "per_run") {
+			t.Errorf("%s: ReadRecord error %v, want one naming %s and per_run", what, err, path)
+		}
+	}
+	good := `{"table": "table5", "dataset": "cora", "method": "gcn", "runs": 2, "test_accs": [81, 82], "per_run": [{"run": 0, "test_acc": 81}, {"run": 1, "test_acc": 82}]}`
+	if err := os.WriteFile(path, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadRecord(path); err != nil || r.PerRun[1].TestAcc != 82 {
+		t.Errorf("consistent record: %v, %+v", err, r)
+	}
+}
+
 // TestRunRerunsDamagedRecord plants a truncated record (as a non-atomic writer killed mid-way would
 // leave) and a stray temporary file: the cell is rerun and the report is complete.
 func TestRunRerunsDamagedRecord(t *testing.T) {
@@ -522,7 +549,8 @@ func TestLoadReportInProgress(t *testing.T) {
 	if md := rep.Markdown(); !strings.Contains(md, "| Cora | GCN | in progress: 2 of 3 runs finished (a checkpoint on the machine") {
 		t.Errorf("report lacks the in-progress row:\n%s", md)
 	}
-	if err := writeRecord(RecordPath(dir, "table5", "cora", "geomix1"), &Record{Result: geomix.Result{Dataset: "cora", Method: "geomix1", Runs: 3},
+	perRun := []geomix.RunResult{{Run: 0, TestAcc: 1}, {Run: 1, TestAcc: 2}, {Run: 2, TestAcc: 3}}
+	if err := writeRecord(RecordPath(dir, "table5", "cora", "geomix1"), &Record{Result: geomix.Result{Dataset: "cora", Method: "geomix1", Runs: 3, PerRun: perRun},
 		Table: "table5", TestAccs: []float64{1, 2, 3}}); err != nil {
 		t.Fatal(err)
 	}
