@@ -1,0 +1,119 @@
+// Package rowops makes the two ops that dominate GNN training on GoMLX v0.26's pure-Go backend
+// (simplego) copy whole rows: Gather of rows of x [N, D...] by indices [..., 1] (message passing,
+// sparse feature products) and ScatterSum of update rows into x [N, D...] (aggregation, and the
+// gradient of that Gather). simplego v0.26 runs both one element at a time through an index
+// iterator, about 10-30 ns per element; a row copy or row sum costs a fraction of that.
+//
+// Importing the package registers its executors in simplego with the backend's "user override"
+// priority (simplego's registration hook and the generic executors, which are unexported, are
+// reached by go:linkname; the module is pinned in go.mod). Every Gather and ScatterSum that is not
+// of this row form is passed to simplego's own executor. The row executors compute exactly what
+// simplego's do, in the same order of additions, so results are bit-identical (rowops_test.go).
+package rowops
+
+import (
+	"reflect"
+	_ "unsafe" // go:linkname
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+// executor is simplego's node executor signature (its unexported nodeExecutor type).
+type executor = func(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
+
+// priorityUser is simplego's registerPriority for user overrides, above its generic and typed ones.
+const priorityUser = 100
+
+//go:linkname setNodeExecutor github.com/gomlx/gomlx/backends/simplego.setNodeExecutor
+func setNodeExecutor(opType backends.OpType, priority int, exec executor)
+
+//go:linkname simplegoGather github.com/gomlx/gomlx/backends/simplego.execGather
+func simplegoGather(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
+
+//go:linkname simplegoScatter github.com/gomlx/gomlx/backends/simplego.execScatter
+func simplegoScatter(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
+
+func init() {
+	setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
+	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
+}
+
+// nodeParams returns the struct of op parameters simplego attaches to node (its unexported data
+// field, a pointer to gatherNode or scatterNode), readable through reflection.
+func nodeParams(node *simplego.Node) reflect.Value {
+	return reflect.ValueOf(node).Elem().FieldByName("data").Elem().Elem()
+}
+
+// ints reads the []int field name of params.
+func ints(params reflect.Value, name string) []int {
+	f := params.FieldByName(name)
+	out := make([]int, f.Len())
+	for i := range out {
+		out[i] = int(f.Index(i).Int())
+	}
+	return out
+}
+
+// isRange reports whether axes is from, from+1, ..., from+n-1.
+func isRange(axes []int, from, n int) bool {
+	if len(axes) != n {
+		return false
+	}
+	for i, a := range axes {
+		if a != from+i {
+			return false
+		}
+	}
+	return true
+}
+
+// rowForm reports whether indices [B..., 1] pick whole rows of a rank-r operand along axis 0, with
+// the index vector on the indices' last axis: the form of graph.Gather(x, idx) and of
+// graph.ScatterSum(x, idx, updates) for idx [..., 1].
+func rowForm(operand, indices shapes.Shape, indexVectorAxis int, windowAxes, collapsed, indexMap []int) bool {
+	r, b := operand.Rank(), indices.Rank()-1
+	return r >= 1 && b >= 0 && indexVectorAxis == b && indices.Dim(b) == 1 &&
+		isRange(windowAxes, b, r-1) && isRange(collapsed, 0, 1) && isRange(indexMap, 0, 1)
+}
+
+// gather is the Gather executor: a row copy per index when the op gathers whole rows, else
+// simplego's own.
+func gather(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	operand, indices := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
+	p := nodeParams(node)
+	sliceSizes := ints(p, "sliceSizes")
+	whole := len(sliceSizes) == operand.Rank() && operand.Rank() >= 1 && sliceSizes[0] == 1
+	for axis := 1; whole && axis < operand.Rank(); axis++ {
+		whole = sliceSizes[axis] == operand.Dim(axis)
+	}
+	if !whole || !supported(operand.DType, indices.DType) || !rowForm(operand, indices, int(p.FieldByName("indexVectorAxis").Int()),
+		ints(p, "offsetOutputAxes"), ints(p, "collapsedSlicesAxes"), ints(p, "startIndexMap")) {
+		return simplegoGather(backend, node, inputs, inputsOwned)
+	}
+	dims := append(indices.Clone().Dimensions[:indices.Rank()-1], operand.Dimensions[1:]...)
+	output := backend.NewBuffer(shapes.Make(operand.DType, dims...))
+	gatherRows(dataOf(backend, output), dataOf(backend, inputs[0]), dataOf(backend, inputs[1]))
+	return output, nil
+}
+
+// scatterSum is the ScatterSum executor: a row sum per index, in index order, when the op adds
+// whole rows, else simplego's own.
+func scatterSum(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	operand, indices := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
+	p := nodeParams(node)
+	if !supported(operand.DType, indices.DType) || !rowForm(operand, indices, int(p.FieldByName("indexVectorAxis").Int()), ints(p, "updateWindowAxes"),
+		ints(p, "insertedWindowAxes"), ints(p, "scatterAxesToOperandAxes")) {
+		return simplegoScatter(backend, node, inputs, inputsOwned)
+	}
+	var output *simplego.Buffer
+	if inputsOwned[0] {
+		output, inputs[0] = inputs[0], nil // simplego's convention: the consumed input is cleared
+	} else {
+		output = backend.NewBuffer(operand)
+		reflect.Copy(reflect.ValueOf(dataOf(backend, output)), reflect.ValueOf(dataOf(backend, inputs[0])))
+	}
+	scatterAddRows(dataOf(backend, output), dataOf(backend, inputs[2]), dataOf(backend, inputs[1]))
+	return output, nil
+}

@@ -1,0 +1,103 @@
+package rowops
+
+import (
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+// supported reports whether the row executors handle values of dtype indexed by idx: float32 or
+// float64 values, int32 or int64 indices.
+func supported(dtype, idx dtypes.DType) bool {
+	return (dtype == dtypes.Float32 || dtype == dtypes.Float64) && (idx == dtypes.Int32 || idx == dtypes.Int64)
+}
+
+// shapeOf returns buf's shape; buf comes from backend.
+func shapeOf(backend *simplego.Backend, buf *simplego.Buffer) shapes.Shape {
+	shape, err := backend.BufferShape(buf)
+	if err != nil {
+		panic(err) // simplego buffers of simplego's own executor: cannot fail
+	}
+	return shape
+}
+
+// dataOf returns buf's storage, a flat slice of its dtype; buf comes from backend.
+func dataOf(backend *simplego.Backend, buf *simplego.Buffer) any {
+	flat, err := backend.BufferData(buf)
+	if err != nil {
+		panic(err) // simplego buffers of simplego's own executor: cannot fail
+	}
+	return flat
+}
+
+// gatherRows copies row idx[i] of operand into row i of out, for out and operand flat []float32 or
+// []float64 of the same type and idx []int32 or []int64 (see supported). Indices are clamped to
+// the operand's rows, as XLA and simplego do.
+func gatherRows(out, operand, idx any) {
+	switch o := out.(type) {
+	case []float32:
+		gatherRowsOf(o, operand.([]float32), idx)
+	case []float64:
+		gatherRowsOf(o, operand.([]float64), idx)
+	}
+}
+
+func gatherRowsOf[T float32 | float64](out, operand []T, idx any) {
+	switch ix := idx.(type) {
+	case []int32:
+		gatherRowsBy(out, operand, ix)
+	case []int64:
+		gatherRowsBy(out, operand, ix)
+	}
+}
+
+func gatherRowsBy[T float32 | float64, I int32 | int64](out, operand []T, idx []I) {
+	if len(idx) == 0 || len(out) == 0 {
+		return
+	}
+	width := len(out) / len(idx)
+	last := len(operand)/width - 1
+	for i, j := range idx {
+		row := min(max(int(j), 0), last)
+		copy(out[i*width:(i+1)*width], operand[row*width:(row+1)*width])
+	}
+}
+
+// scatterAddRows adds row i of updates to row idx[i] of out, in the order of idx (the order
+// simplego adds in), for out and updates flat []float32 or []float64 of the same type and idx
+// []int32 or []int64. Indices outside out's rows are skipped, as in XLA. The types must be
+// supported (see supported).
+func scatterAddRows(out, updates, idx any) {
+	switch o := out.(type) {
+	case []float32:
+		scatterAddRowsOf(o, updates.([]float32), idx)
+	case []float64:
+		scatterAddRowsOf(o, updates.([]float64), idx)
+	}
+}
+
+func scatterAddRowsOf[T float32 | float64](out, updates []T, idx any) {
+	switch ix := idx.(type) {
+	case []int32:
+		scatterAddRowsBy(out, updates, ix)
+	case []int64:
+		scatterAddRowsBy(out, updates, ix)
+	}
+}
+
+func scatterAddRowsBy[T float32 | float64, I int32 | int64](out, updates []T, idx []I) {
+	if len(idx) == 0 || len(updates) == 0 {
+		return
+	}
+	width := len(updates) / len(idx)
+	numRows := len(out) / width
+	for i, j := range idx {
+		if j < 0 || int(j) >= numRows {
+			continue
+		}
+		dst, src := out[int(j)*width:(int(j)+1)*width], updates[i*width:(i+1)*width]
+		for k := range dst {
+			dst[k] += src[k]
+		}
+	}
+}
