@@ -97,7 +97,7 @@ const (
 	ParamLRDecayFactor = "lr_decay_factor"
 	// ParamFeatureLayout is how the input projection X W holds X: "sparse" (a Gather and a
 	// ScatterSum over the non-zeros), "dense" (a matrix product) or "auto" (string, "auto": dense
-	// when at least DenseFeatureDensity of X is non-zero, PubMed among the paper's data sets). Both
+	// when at least DenseFeatureDensity of X is non-zero, none of the paper's data sets). Both
 	// compute the same product; only speed and memory differ.
 	ParamFeatureLayout = "feature_layout"
 )

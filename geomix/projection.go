@@ -13,10 +13,12 @@ import (
 )
 
 // DenseFeatureDensity is the fraction of non-zeros from which ParamFeatureLayout "auto" holds X
-// dense. Measured on the pure-Go backend (2 cores), the sparse product and its weight gradient cost
-// about 27 ns per non-zero and output column, the dense pair 0.6-1.8 ns per entry of X and output
-// column: dense wins above 2-7% non-zeros (PubMed has 10%, the other data sets at most 1.3%).
-const DenseFeatureDensity = 0.05
+// dense. Measured by BenchmarkProjection on the pure-Go backend (2 cores, with internal/rowops's
+// row Gather and ScatterSum), the sparse product and its weight gradient cost about 6 ns per
+// non-zero and output column, the dense pair 1.5-2.5 ns per entry of X and output column: dense
+// wins above about 40% non-zeros (PubMed has 10%, the other data sets of the paper at most 1.3%,
+// so all of them are held sparse).
+const DenseFeatureDensity = 0.4
 
 // Features is the feature matrix X [N, F] inside a computation graph, held one of two ways:
 //   - sparse, as its non-zeros: Rows and Cols are [NNZ, 1] int32 indices and each of Values is
