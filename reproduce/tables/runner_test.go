@@ -423,8 +423,9 @@ func TestGitRevision(t *testing.T) {
 	}
 }
 
-// TestGitRevisionIgnoresOutput: files under an ignored path (a sweep's output) do not make the
-// tree dirty; any other change does.
+// TestGitRevisionIgnoresOutput: files under an ignored path (a sweep's output, relative or
+// absolute) do not make the tree dirty, nor does an output directory outside the tree; any other
+// change does.
 func TestGitRevisionIgnoresOutput(t *testing.T) {
 	dir := t.TempDir()
 	git := func(args ...string) {
@@ -449,8 +450,14 @@ func TestGitRevisionIgnoresOutput(t *testing.T) {
 	if got := GitRevision(dir, "results"); strings.HasSuffix(got, "-dirty") || got == "unknown" {
 		t.Errorf("with only results/ changed, GitRevision = %q, want a clean hash", got)
 	}
+	if got := GitRevision(dir, filepath.Join(dir, "results")); strings.HasSuffix(got, "-dirty") || got == "unknown" {
+		t.Errorf("with only results/ changed, ignored by absolute path, GitRevision = %q, want a clean hash", got)
+	}
 	if got := GitRevision(dir); !strings.HasSuffix(got, "-dirty") {
 		t.Errorf("results/ not ignored: GitRevision = %q, want -dirty", got)
+	}
+	if got := GitRevision(dir, "results", t.TempDir()); strings.HasSuffix(got, "-dirty") || got == "unknown" {
+		t.Errorf("with an output directory outside the tree, GitRevision = %q, want a clean hash", got)
 	}
 	write("b.go")
 	if got := GitRevision(dir, "results"); !strings.HasSuffix(got, "-dirty") {
