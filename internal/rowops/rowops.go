@@ -94,7 +94,7 @@ func gather(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.B
 	}
 	dims := append(indices.Clone().Dimensions[:indices.Rank()-1], operand.Dimensions[1:]...)
 	output := backend.NewBuffer(shapes.Make(operand.DType, dims...))
-	gatherRows(dataOf(backend, output), dataOf(backend, inputs[0]), dataOf(backend, inputs[1]))
+	applyRows(gatherOp, dataOf(backend, output), dataOf(backend, inputs[0]), dataOf(backend, inputs[1]))
 	return output, nil
 }
 
@@ -114,6 +114,6 @@ func scatterSum(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 		output = backend.NewBuffer(operand)
 		reflect.Copy(reflect.ValueOf(dataOf(backend, output)), reflect.ValueOf(dataOf(backend, inputs[0])))
 	}
-	scatterAddRows(dataOf(backend, output), dataOf(backend, inputs[2]), dataOf(backend, inputs[1]))
+	applyRows(scatterAddOp, dataOf(backend, output), dataOf(backend, inputs[2]), dataOf(backend, inputs[1]))
 	return output, nil
 }

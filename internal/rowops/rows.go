@@ -30,27 +30,45 @@ func dataOf(backend *simplego.Backend, buf *simplego.Buffer) any {
 	return flat
 }
 
-// gatherRows copies row idx[i] of operand into row i of out, for out and operand flat []float32 or
-// []float64 of the same type and idx []int32 or []int64 (see supported). Indices are clamped to
-// the operand's rows, as XLA and simplego do.
-func gatherRows(out, operand, idx any) {
-	switch o := out.(type) {
+// rowOp is what applyRows does per index: gatherOp copies row idx[i] of src into row i of dst;
+// scatterAddOp adds row i of src to row idx[i] of dst.
+type rowOp int
+
+const (
+	gatherOp rowOp = iota
+	scatterAddOp
+)
+
+// applyRows runs op on dst and src, flat []float32 or []float64 of the same type, by idx, []int32
+// or []int64 (see supported).
+func applyRows(op rowOp, dst, src, idx any) {
+	switch d := dst.(type) {
 	case []float32:
-		gatherRowsOf(o, operand.([]float32), idx)
+		applyRowsOf(op, d, src.([]float32), idx)
 	case []float64:
-		gatherRowsOf(o, operand.([]float64), idx)
+		applyRowsOf(op, d, src.([]float64), idx)
 	}
 }
 
-func gatherRowsOf[T float32 | float64](out, operand []T, idx any) {
+func applyRowsOf[T float32 | float64](op rowOp, dst, src []T, idx any) {
 	switch ix := idx.(type) {
 	case []int32:
-		gatherRowsBy(out, operand, ix)
+		applyRowsBy(op, dst, src, ix)
 	case []int64:
-		gatherRowsBy(out, operand, ix)
+		applyRowsBy(op, dst, src, ix)
 	}
 }
 
+func applyRowsBy[T float32 | float64, I int32 | int64](op rowOp, dst, src []T, idx []I) {
+	if op == gatherOp {
+		gatherRowsBy(dst, src, idx)
+	} else {
+		scatterAddRowsBy(dst, src, idx)
+	}
+}
+
+// gatherRowsBy copies row idx[i] of operand into row i of out. Indices are clamped to the
+// operand's rows, as XLA and simplego do.
 func gatherRowsBy[T float32 | float64, I int32 | int64](out, operand []T, idx []I) {
 	if len(idx) == 0 || len(out) == 0 {
 		return
@@ -63,28 +81,8 @@ func gatherRowsBy[T float32 | float64, I int32 | int64](out, operand []T, idx []
 	}
 }
 
-// scatterAddRows adds row i of updates to row idx[i] of out, in the order of idx (the order
-// simplego adds in), for out and updates flat []float32 or []float64 of the same type and idx
-// []int32 or []int64. Indices outside out's rows are skipped, as in XLA. The types must be
-// supported (see supported).
-func scatterAddRows(out, updates, idx any) {
-	switch o := out.(type) {
-	case []float32:
-		scatterAddRowsOf(o, updates.([]float32), idx)
-	case []float64:
-		scatterAddRowsOf(o, updates.([]float64), idx)
-	}
-}
-
-func scatterAddRowsOf[T float32 | float64](out, updates []T, idx any) {
-	switch ix := idx.(type) {
-	case []int32:
-		scatterAddRowsBy(out, updates, ix)
-	case []int64:
-		scatterAddRowsBy(out, updates, ix)
-	}
-}
-
+// scatterAddRowsBy adds row i of updates to row idx[i] of out, in the order of idx (the order
+// simplego adds in). Indices outside out's rows are skipped, as in XLA.
 func scatterAddRowsBy[T float32 | float64, I int32 | int64](out, updates []T, idx []I) {
 	if len(idx) == 0 || len(updates) == 0 {
 		return
