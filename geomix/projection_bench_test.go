@@ -46,7 +46,10 @@ func BenchmarkProjection(b *testing.B) {
 					y := x.Project(in[0])
 					return []*Node{Gradient(ReduceAllSum(Square(y)), in[0])[0]}
 				})
-				args := append([]any{tensors.FromFlatDataAndDimensions(w, f, h)}, anys(inputs)...)
+				args := []any{tensors.FromFlatDataAndDimensions(w, f, h)}
+				for _, x := range inputs {
+					args = append(args, x)
+				}
 				exec.MustExec(args...) // compile
 				b.ResetTimer()
 				for range b.N {
@@ -61,13 +64,4 @@ func BenchmarkProjection(b *testing.B) {
 			})
 		}
 	}
-}
-
-// anys converts tensors to executor arguments.
-func anys(ts []*tensors.Tensor) []any {
-	out := make([]any, len(ts))
-	for i, t := range ts {
-		out[i] = t
-	}
-	return out
 }
