@@ -46,6 +46,19 @@ type Row struct {
 	Error string `json:"error,omitempty"`
 	// Progress says how far an in-progress cell is.
 	Progress string `json:"progress,omitempty"`
+	// TrainSeconds is the training time of the cell's record (its seconds_total: every run, from
+	// every process that trained it), set with Ours.
+	TrainSeconds float64 `json:"train_seconds,omitempty"`
+}
+
+// TrainingTime sums the training time of the distinct trainings behind a report's rows with
+// results (Table 3's three columns of a row are one training, counted once).
+type TrainingTime struct {
+	// Seconds is the summed seconds_total of Trainings records.
+	Seconds   float64 `json:"seconds"`
+	Trainings int     `json:"trainings"`
+	// Of is the number of distinct trainings the selection needs (with Trainings of them done).
+	Of int `json:"of"`
 }
 
 // Report is a table's comparison of our results with the paper's: one row per (dataset, method) of
@@ -67,6 +80,11 @@ type Report struct {
 	Reference string   `json:"reference,omitempty"`
 	Notes     []string `json:"notes"`
 	Rows      []Row    `json:"rows"`
+	// Time is the training time of every runnable cell; TimedMethods and Timed the same for the
+	// spec's TimedMethods only (Timed is nil when the table names none).
+	Time         TrainingTime  `json:"training_time"`
+	TimedMethods []string      `json:"timed_methods,omitempty"`
+	Timed        *TrainingTime `json:"timed_training_time,omitempty"`
 }
 
 // ReportPath is where the Markdown report of table goes under dir.
@@ -97,7 +115,11 @@ func LoadReport(dir, table string) (*Report, error) {
 		Table: p.ID, Number: p.Number, Caption: p.Caption, Date: time.Now().UTC(), Machine: machineNote(),
 		Reference: spec.Reference, Notes: Notes[p.ID],
 	}
+	if len(spec.TimedMethods) > 0 {
+		rep.TimedMethods, rep.Timed = spec.TimedMethods, &TrainingTime{}
+	}
 	ours := map[[2]string]Stat{}
+	needed, trained := map[[2]string]bool{}, map[[2]string]bool{} // distinct trainings, for rep.Time
 	for _, d := range spec.Datasets {
 		for _, m := range spec.rowOrder() {
 			row := Row{Dataset: d, Method: m}
@@ -108,12 +130,18 @@ func LoadReport(dir, table string) (*Report, error) {
 				row.PaperRelChange = &rc
 			}
 			td, tm := spec.trainedOn(d), spec.runAs(m)
+			why, unavailable := spec.Unavailable[d]
+			training := [2]string{td, tm}
+			if spec.runnable(m) && !unavailable && !needed[training] {
+				needed[training] = true
+				rep.countTraining(m, nil)
+			}
 			rec, err := readCell(RecordPath(dir, p.ID, td, tm), p.ID, td, tm)
 			var s Stat
 			if err == nil {
 				s, err = spec.readOurs(rec, d)
 			}
-			switch why, unavailable := spec.Unavailable[d]; {
+			switch {
 			case !spec.runnable(m):
 				row.Status = StatusNotImplemented
 			case unavailable:
@@ -126,8 +154,12 @@ func LoadReport(dir, table string) (*Report, error) {
 			case err != nil:
 				row.Status, row.Error = StatusUnreadable, err.Error()
 			default:
-				row.Status, row.Ours, row.Runs, row.Quick = StatusOK, &s, rec.Runs, rec.Quick
+				row.Status, row.Ours, row.Runs, row.Quick, row.TrainSeconds = StatusOK, &s, rec.Runs, rec.Quick, rec.SecondsTotal
 				ours[[2]string{d, m}] = s
+				if !trained[training] {
+					trained[training] = true
+					rep.countTraining(m, &rec.SecondsTotal)
+				}
 				rep.Quick = rep.Quick || rec.Quick
 				rep.CellCommands = appendNew(rep.CellCommands, rec.Command)
 				rep.GitRevisions = appendNew(rep.GitRevisions, rec.GitRevision)
@@ -151,6 +183,23 @@ func LoadReport(dir, table string) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// countTraining counts one distinct training of row method in r.Time (and r.Timed for a timed
+// method): as needed with seconds nil, as done with its seconds_total otherwise.
+func (r *Report) countTraining(method string, seconds *float64) {
+	sums := []*TrainingTime{&r.Time}
+	if slices.Contains(r.TimedMethods, method) {
+		sums = append(sums, r.Timed)
+	}
+	for _, t := range sums {
+		if seconds == nil {
+			t.Of++
+		} else {
+			t.Trainings++
+			t.Seconds += *seconds
+		}
+	}
 }
 
 // markFailed records that the training of method on dataset failed in this sweep, in every row read
@@ -191,12 +240,13 @@ func (r *Report) Markdown() string {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
-	b.WriteString("\nAccuracies in percent, mean ± std over runs. Δ = ours − paper in points; ⚠ marks |Δ| > max(2 × paper std, 1.0).\n\n")
+	b.WriteString("\nAccuracies in percent, mean ± std over runs. Δ = ours − paper in points; ⚠ marks |Δ| > max(2 × paper std, 1.0). " +
+		"Time is the cell's training time (all its runs, from every process that trained it) on the machine and revision its record names.\n\n")
 	refName := MethodNames[r.Reference]
 	if r.Reference != "" {
-		fmt.Fprintf(&b, "| Dataset | Method | Ours | Paper | Δ | | Δ vs %s (ours) | Δ vs %s (paper) |\n|---|---|---|---|---|---|---|---|\n", refName, refName)
+		fmt.Fprintf(&b, "| Dataset | Method | Ours | Paper | Δ | | Δ vs %s (ours) | Δ vs %s (paper) | Time |\n|---|---|---|---|---|---|---|---|---|\n", refName, refName)
 	} else {
-		b.WriteString("| Dataset | Method | Ours | Paper | Δ | |\n|---|---|---|---|---|---|\n")
+		b.WriteString("| Dataset | Method | Ours | Paper | Δ | | Time |\n|---|---|---|---|---|---|---|\n")
 	}
 	ran, flagged := 0, 0
 	for _, row := range r.Rows {
@@ -223,10 +273,39 @@ func (r *Report) Markdown() string {
 		if r.Reference != "" {
 			cols = append(cols, signed(row.RelChange, "%+.2f%%"), signed(row.PaperRelChange, "%+.2f%%"))
 		}
+		cols = append(cols, "")
+		if row.Ours != nil {
+			cols[len(cols)-1] = Duration(row.TrainSeconds)
+		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(cols, " | "))
 	}
 	fmt.Fprintf(&b, "\n%d of %d cells have results; %d flagged.\n", ran, len(r.Rows), flagged)
+	fmt.Fprintf(&b, "\nTraining time of the cells with results: %s.\n", r.Time)
+	if r.Timed != nil {
+		names := make([]string, len(r.TimedMethods))
+		for i, m := range r.TimedMethods {
+			names[i] = MethodNames[m]
+		}
+		fmt.Fprintf(&b, "Training time of %s on every data set: %s.\n", strings.Join(names, ", "), *r.Timed)
+	}
 	return b.String()
+}
+
+// String says the summed time and how many of the needed trainings it covers.
+func (t TrainingTime) String() string {
+	return fmt.Sprintf("%s (%d of the %d trainings needed)", Duration(t.Seconds), t.Trainings, t.Of)
+}
+
+// Duration formats seconds for a reader: "45 s", "12 min", "3 h 05 min".
+func Duration(seconds float64) string {
+	d := time.Duration(seconds * float64(time.Second)).Round(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%d s", int(d.Seconds()))
+	}
+	if d = d.Round(time.Minute); d < time.Hour {
+		return fmt.Sprintf("%d min", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%d h %02d min", int(d.Hours()), int(d.Minutes())%60)
 }
 
 // stat formats a mean ± std, or "" for nil.

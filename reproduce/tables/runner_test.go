@@ -25,12 +25,13 @@ import (
 type fakeRunner struct {
 	means   map[string]float64
 	calls   map[string]int
-	fail    map[string]bool // cells that return an error
-	resumed map[string]bool // cells whose checkpoint existed at the call
+	fail    map[string]bool    // cells that return an error
+	resumed map[string]bool    // cells whose checkpoint existed at the call
+	seconds map[string]float64 // cells' seconds_total (default 0.5)
 }
 
 func newFake(means map[string]float64) *fakeRunner {
-	return &fakeRunner{means: means, calls: map[string]int{}, fail: map[string]bool{}, resumed: map[string]bool{}}
+	return &fakeRunner{means: means, calls: map[string]int{}, fail: map[string]bool{}, resumed: map[string]bool{}, seconds: map[string]float64{}}
 }
 
 func (f *fakeRunner) total() int {
@@ -60,8 +61,12 @@ func (f *fakeRunner) run(c Cell) (*geomix.Result, error) {
 	if !ok {
 		mean = 50
 	}
+	seconds, ok := f.seconds[key]
+	if !ok {
+		seconds = 0.5
+	}
 	res := &geomix.Result{Dataset: dataset, Method: method, Backbone: "gcn", Runs: runs, TestAccMean: mean,
-		ValAccMean: mean + 1, EpochMsMedian: 2, SecondsTotal: 0.5,
+		ValAccMean: mean + 1, EpochMsMedian: 2, SecondsTotal: seconds,
 		Params: map[string]any{geomix.ParamSeed: 123, geomix.ParamLR: 0.01}}
 	if dataset == "twitch-ood" {
 		res.ExtraTests = map[string]geomix.MeanStd{"FR": {Mean: mean - 1, Std: 1}, "PTBR": {Mean: mean, Std: 2}, "RU": {Mean: mean + 1, Std: 3}}
@@ -716,5 +721,63 @@ func TestWriteReport(t *testing.T) {
 	records, _ := filepath.Glob(filepath.Join(dir, "table5", "*.json"))
 	if len(records) != 3 {
 		t.Errorf("records after WriteReport: %v; want the 3 gcn cells only", records)
+	}
+}
+
+// TestReportTrainingTime checks the report's training times: each row's own, the sum over the
+// distinct trainings (Table 3's three columns of a row are one training), how many are needed, and
+// Table 2's sum over GCN and GeoMix-I/II/III.
+func TestReportTrainingTime(t *testing.T) {
+	t3, err := SpecFor("table3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	fake := newFake(nil)
+	fake.seconds["twitch-ood/gcn"], fake.seconds["twitch-ood/geomix1"] = 600, 3000
+	o := testOptions(dir)
+	o.Methods = []string{"erm", "geomix1"}
+	sweep, err := Run(t3, fake.run, o)
+	if err != nil || fake.total() != 2 {
+		t.Fatalf("table3 sweep: err %v, calls %v; want the two trainings", err, fake.calls)
+	}
+	if got, want := sweep.Report.Time, (TrainingTime{Seconds: 3600, Trainings: 2, Of: 7}); got != want || sweep.Report.Timed != nil {
+		t.Errorf("table3 time %+v, timed %+v; want %+v (each training once, not once per column), no timed block", got, sweep.Report.Timed, want)
+	}
+	md := sweep.Report.Markdown()
+	for _, want := range []string{"| Twitch-RU | ERM | 51.00 ± 3.00 (5 runs) | 59.74 ± 3.89 | -8.74 | ⚠ | 10 min |",
+		"Training time of the cells with results: 1 h 00 min (2 of the 7 trainings needed)."} {
+		if !strings.Contains(md, want) {
+			t.Errorf("table3 report lacks %q:\n%s", want, md)
+		}
+	}
+
+	t2, err := SpecFor("table2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake = newFake(nil)
+	fake.seconds["cora/gcn"], fake.seconds["cora/sgc"], fake.seconds["cora/geomix3"] = 20, 7200, 45
+	o = testOptions(dir)
+	o.Datasets, o.Methods = []string{"cora"}, []string{"gcn", "sgc", "geomix3"}
+	sweep, err = Run(t2, fake.run, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := sweep.Report
+	if rep.Time != (TrainingTime{Seconds: 7265, Trainings: 3, Of: 70}) || rep.Timed == nil || *rep.Timed != (TrainingTime{Seconds: 65, Trainings: 2, Of: 28}) {
+		t.Errorf("table2 time %+v, timed %+v; want 3 of 70 trainings in 7265 s, 2 of 28 timed in 65 s", rep.Time, rep.Timed)
+	}
+	if md := rep.Markdown(); !strings.Contains(md, "Training time of GCN, GeoMix-I, GeoMix-II, GeoMix-III on every data set: 1 min (2 of the 28 trainings needed).") ||
+		!strings.Contains(md, "| Cora | SGC | 50.00 ± 0.00 (5 runs) | 80.35 ± 0.24 | -30.35 | ⚠ | 2 h 00 min |") {
+		t.Errorf("table2 report lacks the timed block's line or SGC's time:\n%s", md)
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for secs, want := range map[float64]string{0: "0 s", 59.4: "59 s", 59.6: "1 min", 1799: "30 min", 3599: "1 h 00 min", 3600*23 + 17*60 + 20: "23 h 17 min"} {
+		if got := Duration(secs); got != want {
+			t.Errorf("Duration(%v) = %q, want %q", secs, got, want)
+		}
 	}
 }
