@@ -1,14 +1,17 @@
-// Package rowops makes the two ops that dominate GNN training on GoMLX v0.26's pure-Go backend
-// (simplego) copy whole rows: Gather of rows of x [N, D...] by indices [..., 1] (message passing,
+// Package rowops makes the ops that dominate GNN training on GoMLX v0.26's pure-Go backend
+// (simplego) work on whole rows: Gather of rows of x [N, D...] by indices [..., 1] (message passing,
 // sparse feature products) and ScatterSum of update rows into x [N, D...] (aggregation, and the
-// gradient of that Gather). simplego v0.26 runs both one element at a time through an index
-// iterator, about 10-30 ns per element; a row copy or row sum costs a fraction of that.
+// gradient of that Gather), which simplego v0.26 runs one element at a time through an index
+// iterator (about 10-30 ns per element), and DotGeneral of float32/float64 operands as dot
+// products of rows read in place (dot.go), where simplego first copies both operands into
+// zero-padded 32 × 32 blocks.
 //
 // Importing the package registers its executors in simplego with the backend's "user override"
 // priority (simplego's registration hook and the generic executors, which are unexported, are
 // reached by go:linkname; the module is pinned in go.mod). Every Gather and ScatterSum that is not
-// of this row form is passed to simplego's own executor. The row executors compute exactly what
-// simplego's do, in the same order of additions, so results are bit-identical (rowops_test.go).
+// of this row form, and every DotGeneral of another dtype, is passed to simplego's own executor.
+// The executors compute exactly what simplego's do, in the same order of additions, so results
+// are bit-identical (rowops_test.go, dot_test.go).
 package rowops
 
 import (
@@ -35,9 +38,13 @@ func simplegoGather(backend *simplego.Backend, node *simplego.Node, inputs []*si
 //go:linkname simplegoScatter github.com/gomlx/gomlx/backends/simplego.execScatter
 func simplegoScatter(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
 
+//go:linkname simplegoDotGeneral github.com/gomlx/gomlx/backends/simplego.execDotGeneral
+func simplegoDotGeneral(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
+
 func init() {
 	setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
 	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
+	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
 }
 
 // nodeParams returns the struct of op parameters simplego attaches to node (its unexported data

@@ -12,13 +12,16 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
-// withSimplego runs fn with simplego's own Gather and ScatterSum executors, then restores ours.
+// withSimplego runs fn with simplego's own Gather, ScatterSum and DotGeneral executors, then
+// restores ours.
 func withSimplego(fn func()) {
 	setNodeExecutor(backends.OpTypeGather, priorityUser, simplegoGather)
 	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, simplegoScatter)
+	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, simplegoDotGeneral)
 	defer func() {
 		setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
 		setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
+		setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
 	}()
 	fn()
 }
@@ -85,12 +88,17 @@ func rowCases() []rowCase {
 
 // TestRowExecutorsMatchSimplego checks that every case gives bit-identical values with our
 // executors and with simplego's.
-func TestRowExecutorsMatchSimplego(t *testing.T) {
+func TestRowExecutorsMatchSimplego(t *testing.T) { matchSimplego(t, rowCases()) }
+
+// matchSimplego runs every case with our executors and with simplego's and fails where the values
+// are not bit-identical.
+func matchSimplego(t *testing.T, cases []rowCase) {
+	t.Helper()
 	backend, err := simplego.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range rowCases() {
+	for _, c := range cases {
 		exec := func() *tensors.Tensor {
 			return MustExecOnceN(backend, func(in []*Node) []*Node { return []*Node{c.fn(in)} }, c.inputs...)[0]
 		}

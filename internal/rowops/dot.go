@@ -1,0 +1,181 @@
+package rowops
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+// dotGeneral is the DotGeneral executor for float32 and float64: each output element is the dot
+// product of a row of the normalised lhs [B, M, C] and a row of the normalised rhs [B, N, C], read
+// in place when the operand's axes are already in that order. simplego copies both operands into
+// zero-padded blocks of 32 × 32 first (it pads a contracting size of 16 to 32 and a cross size of
+// 16 to 32), which dominated GeoMix-III's attention products. The additions are simplego's, in its
+// order (dotRow), so results are bit-identical. Other dtypes go to simplego's executor.
+func dotGeneral(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	lhsShape, rhsShape := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
+	dtype := lhsShape.DType
+	if dtype != dtypes.Float32 && dtype != dtypes.Float64 {
+		return simplegoDotGeneral(backend, node, inputs, inputsOwned)
+	}
+	p := nodeParams(node)
+	size := func(name string) int { return int(p.FieldByName(name).Int()) }
+	d := dotDims{batch: size("batchSize"), m: size("lhsCrossSize"), n: size("rhsCrossSize"), c: size("contractingSize")}
+	blockDim := 1 << simplego.DotGeneralTargetBlockLog2Dim[dtype]
+	// simplego's choice of kernel (execDotGeneral), which fixes the order of the additions.
+	d.blocked = d.m*d.n > 16*blockDim*blockDim
+	output := backend.NewBuffer(shapes.Make(dtype, d.batch, d.m, d.n))
+	lhsOrder := normalOrder(lhsShape.Rank(), ints(p, "lhsContractingAxes"), ints(p, "lhsBatchAxes"))
+	rhsOrder := normalOrder(rhsShape.Rank(), ints(p, "rhsContractingAxes"), ints(p, "rhsBatchAxes"))
+	switch out := dataOf(backend, output).(type) {
+	case []float32:
+		dotAll(d, normalized(dataOf(backend, inputs[0]).([]float32), lhsShape, lhsOrder),
+			normalized(dataOf(backend, inputs[1]).([]float32), rhsShape, rhsOrder), out)
+	case []float64:
+		dotAll(d, normalized(dataOf(backend, inputs[0]).([]float64), lhsShape, lhsOrder),
+			normalized(dataOf(backend, inputs[1]).([]float64), rhsShape, rhsOrder), out)
+	}
+	return output, nil
+}
+
+// dotDims are a DotGeneral's normalised sizes: lhs [batch, m, c], rhs [batch, n, c], output
+// [batch, m, n]; blocked is true where simplego runs its blocked kernel (else its "small" one).
+type dotDims struct {
+	batch, m, n, c int
+	blocked        bool
+}
+
+// normalOrder is the order of an operand's axes in simplego's normalised layout [batch, cross,
+// contracting]: the batch axes as given, the cross axes ascending, the contracting axes as given
+// (their order is the order in which the contracting index runs, hence of the additions).
+func normalOrder(rank int, contracting, batch []int) []int {
+	kind := make([]int, rank) // 0 cross, 1 contracting, 2 batch
+	for _, a := range contracting {
+		kind[a] = 1
+	}
+	for _, a := range batch {
+		kind[a] = 2
+	}
+	order := append([]int{}, batch...)
+	for a := range rank {
+		if kind[a] == 0 {
+			order = append(order, a)
+		}
+	}
+	return append(order, contracting...)
+}
+
+// normalized returns flat (of shape) with its axes in order, row-major: flat itself when order is
+// the identity, else a transposed copy.
+func normalized[T float32 | float64](flat []T, shape shapes.Shape, order []int) []T {
+	identity := true
+	for i, a := range order {
+		identity = identity && i == a
+	}
+	if identity {
+		return flat
+	}
+	rank := shape.Rank()
+	strides := make([]int, rank) // of the source, per source axis
+	for a, s := rank-1, 1; a >= 0; a-- {
+		strides[a] = s
+		s *= shape.Dim(a)
+	}
+	dims, step := make([]int, rank), make([]int, rank) // per output axis
+	for i, a := range order {
+		dims[i], step[i] = shape.Dim(a), strides[a]
+	}
+	out := make([]T, len(flat))
+	index := make([]int, rank)
+	src := 0
+	last := rank - 1
+	for o := 0; o < len(out); {
+		// The innermost output axis: a strided run of the source.
+		for k, s := 0, src; k < dims[last]; k, s = k+1, s+step[last] {
+			out[o+k] = flat[s]
+		}
+		o += dims[last]
+		for i := last - 1; i >= 0; i-- {
+			index[i]++
+			src += step[i]
+			if index[i] < dims[i] {
+				break
+			}
+			src -= index[i] * step[i]
+			index[i] = 0
+		}
+	}
+	return out
+}
+
+// dotChunk is how much of the contracting axis dotAll takes at a time, a multiple of 8 so that
+// simplego's groups of eight products stay whole: a row of lhs and the rows of rhs it meets stay
+// in cache.
+const dotChunk = 512
+
+// dotAll computes out [batch, m, n] = lhs [batch, m, c] · rhs [batch, n, c]ᵀ, splitting the lhs
+// rows of large products over the cores (every element is summed by one goroutine in the same
+// order, so the split does not change the numbers).
+func dotAll[T float32 | float64](d dotDims, lhs, rhs, out []T) {
+	clear(out)
+	rows := d.batch * d.m
+	workers := min(runtime.GOMAXPROCS(0), rows)
+	if d.m*d.n*d.c < 1<<20 || workers < 2 {
+		dotRows(d, lhs, rhs, out, 0, rows)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dotRows(d, lhs, rhs, out, rows*w/workers, rows*(w+1)/workers)
+		}()
+	}
+	wg.Wait()
+}
+
+// dotRows computes the output rows [from, to) of dotAll (row r is batch r / m, lhs row r % m).
+func dotRows[T float32 | float64](d dotDims, lhs, rhs, out []T, from, to int) {
+	for c0 := 0; c0 < d.c; c0 += dotChunk {
+		c1 := min(c0+dotChunk, d.c)
+		for r := from; r < to; r++ {
+			a := lhs[r*d.c+c0 : r*d.c+c1]
+			rhsBatch := (r / d.m) * d.n * d.c
+			o := out[r*d.n : (r+1)*d.n]
+			for j := range o {
+				o[j] = dotRow(o[j], a, rhs[rhsBatch+j*d.c+c0:rhsBatch+j*d.c+c1], c1 == d.c && d.blocked)
+			}
+		}
+	}
+}
+
+// dotRow returns sum + a·b in simplego's order: groups of eight products, each summed left to
+// right, added to sum one group at a time; then the last len(a) % 8 products (only in the last
+// chunk of the contracting axis). simplego's small kernel adds those one at a time. Its blocked
+// kernel (blockedTail) adds them as one more group of eight, padded with zero products, and then
+// all-zero groups up to its block size, which dotRow leaves out: sum + (+0) is sum, as sum starts
+// at +0 and so is never −0.
+func dotRow[T float32 | float64](sum T, a, b []T, blockedTail bool) T {
+	k := 0
+	for ; k+7 < len(a); k += 8 {
+		sum += a[k]*b[k] + a[k+1]*b[k+1] + a[k+2]*b[k+2] + a[k+3]*b[k+3] +
+			a[k+4]*b[k+4] + a[k+5]*b[k+5] + a[k+6]*b[k+6] + a[k+7]*b[k+7]
+	}
+	if k == len(a) {
+		return sum
+	}
+	if blockedTail {
+		var x, y [8]T
+		copy(x[:], a[k:])
+		copy(y[:], b[k:])
+		return sum + (x[0]*y[0] + x[1]*y[1] + x[2]*y[2] + x[3]*y[3] + x[4]*y[4] + x[5]*y[5] + x[6]*y[6] + x[7]*y[7])
+	}
+	for ; k < len(a); k++ {
+		sum += a[k] * b[k]
+	}
+	return sum
+}

@@ -1,0 +1,54 @@
+package rowops
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+)
+
+// random returns a tensor of dims with values in [-1, 1) of type T.
+func random[T float32 | float64](rng *rand.Rand, dims ...int) *tensors.Tensor {
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	return tensors.FromFlatDataAndDimensions(randomRows[T](rng, n), dims...)
+}
+
+// dotCases cover both of simplego's kernels (its blocked one from 16·32² output elements on), a
+// contracting size that is not a multiple of 8 in each, one longer than dotChunk, transposed
+// operands, a batch axis, two contracting axes given out of order and a weight gradient.
+func dotCases() []rowCase {
+	rng := rand.New(rand.NewPCG(3, 4))
+	matmul := func(in []*Node) *Node { return MatMul(in[0], in[1]) }
+	contractFirst := func(in []*Node) *Node { return DotGeneral(in[0], []int{0}, nil, in[1], []int{0}, nil) }
+	return []rowCase{
+		{"small kernel [5, 13] x [13, 7] float32", matmul, []any{random[float32](rng, 5, 13), random[float32](rng, 13, 7)}},
+		{"small kernel [20, 203] x [203, 30] float64 (chunks of 64, tail)", matmul, []any{random[float64](rng, 20, 203), random[float64](rng, 203, 30)}},
+		{"small kernel [100, 101] x [101, 150] float32 (the most output elements before the blocked kernel)", matmul,
+			[]any{random[float32](rng, 100, 101), random[float32](rng, 101, 150)}},
+		{"blocked kernel [300, 16] x [16, 70] float32 (attention's width)", matmul, []any{random[float32](rng, 300, 16), random[float32](rng, 16, 70)}},
+		{"blocked kernel [300, 13] x [13, 70] float32 (tail group)", matmul, []any{random[float32](rng, 300, 13), random[float32](rng, 13, 70)}},
+		{"blocked kernel [150, 1100] x [1100, 120] float64 (chunks, tail, split over cores)", matmul,
+			[]any{random[float64](rng, 150, 1100), random[float64](rng, 1100, 120)}},
+		{"blocked kernel [150, 1101] x [1101, 120] float32", matmul, []any{random[float32](rng, 150, 1101), random[float32](rng, 1101, 120)}},
+		{"kᵀh: [1000, 16] and [1000, 40] contracted on axis 0", contractFirst, []any{random[float32](rng, 1000, 16), random[float32](rng, 1000, 40)}},
+		{"kᵀh blocked: [700, 130] and [700, 140] contracted on axis 0", contractFirst, []any{random[float32](rng, 700, 130), random[float32](rng, 700, 140)}},
+		{"batch axis [3, 9, 21] x [3, 21, 11]", func(in []*Node) *Node { return DotGeneral(in[0], []int{2}, []int{0}, in[1], []int{1}, []int{0}) },
+			[]any{random[float32](rng, 3, 9, 21), random[float32](rng, 3, 21, 11)}},
+		{"two contracting axes out of order [6, 5, 4] x [4, 5, 7]", func(in []*Node) *Node {
+			return DotGeneral(in[0], []int{2, 1}, nil, in[1], []int{0, 1}, nil)
+		}, []any{random[float64](rng, 6, 5, 4), random[float64](rng, 4, 5, 7)}},
+		{"einsum vm,um->vu [200, 16] [150, 16]", func(in []*Node) *Node { return Einsum("vm,um->vu", in[0], in[1]) },
+			[]any{random[float32](rng, 200, 16), random[float32](rng, 150, 16)}},
+		{"weight gradient of a [400, 37] x [37, 64] product", func(in []*Node) *Node {
+			return Gradient(ReduceAllSum(Square(MatMul(in[0], in[1]))), in[1])[0]
+		}, []any{random[float32](rng, 400, 37), random[float32](rng, 37, 64)}},
+	}
+}
+
+// TestDotGeneralMatchesSimplego checks that every DotGeneral case gives bit-identical values with
+// our executor and with simplego's.
+func TestDotGeneralMatchesSimplego(t *testing.T) { matchSimplego(t, dotCases()) }
