@@ -78,36 +78,9 @@ func normalized[T float32 | float64](flat []T, shape shapes.Shape, order []int) 
 	if identity {
 		return flat
 	}
-	rank := shape.Rank()
-	strides := make([]int, rank) // of the source, per source axis
-	for a, s := rank-1, 1; a >= 0; a-- {
-		strides[a] = s
-		s *= shape.Dim(a)
-	}
-	dims, step := make([]int, rank), make([]int, rank) // per output axis
-	for i, a := range order {
-		dims[i], step[i] = shape.Dim(a), strides[a]
-	}
 	out := make([]T, len(flat))
-	index := make([]int, rank)
-	src := 0
-	last := rank - 1
-	for o := 0; o < len(out); {
-		// The innermost output axis: a strided run of the source.
-		for k, s := 0, src; k < dims[last]; k, s = k+1, s+step[last] {
-			out[o+k] = flat[s]
-		}
-		o += dims[last]
-		for i := last - 1; i >= 0; i-- {
-			index[i]++
-			src += step[i]
-			if index[i] < dims[i] {
-				break
-			}
-			src -= index[i] * step[i]
-			index[i] = 0
-		}
-	}
+	dims, steps := permuted(shape, order)
+	stridedCopy(out, flat, dims, steps)
 	return out
 }
 

@@ -2,16 +2,18 @@
 // (simplego) work on whole rows: Gather of rows of x [N, D...] by indices [..., 1] (message passing,
 // sparse feature products) and ScatterSum of update rows into x [N, D...] (aggregation, and the
 // gradient of that Gather), which simplego v0.26 runs one element at a time through an index
-// iterator (about 10-30 ns per element), and DotGeneral of float32/float64 operands as dot
-// products of rows read in place (dot.go), where simplego first copies both operands into
-// zero-padded 32 × 32 blocks.
+// iterator (about 10-30 ns per element); DotGeneral of float32/float64 operands as dot products
+// of rows read in place (dot.go), where simplego first copies both operands into zero-padded
+// 32 × 32 blocks; Transpose and BroadcastInDim as strided copies of whole runs (copy.go), where
+// simplego walks an index iterator per element.
 //
 // Importing the package registers its executors in simplego with the backend's "user override"
 // priority (simplego's registration hook and the generic executors, which are unexported, are
 // reached by go:linkname; the module is pinned in go.mod). Every Gather and ScatterSum that is not
-// of this row form, and every DotGeneral of another dtype, is passed to simplego's own executor.
+// of this row form, and every DotGeneral, Transpose or BroadcastInDim of another dtype, is passed
+// to simplego's own executor.
 // The executors compute exactly what simplego's do, in the same order of additions, so results
-// are bit-identical (rowops_test.go, dot_test.go).
+// are bit-identical (rowops_test.go, dot_test.go, copy_test.go).
 package rowops
 
 import (
@@ -41,7 +43,15 @@ func simplegoScatter(backend *simplego.Backend, node *simplego.Node, inputs []*s
 //go:linkname simplegoDotGeneral github.com/gomlx/gomlx/backends/simplego.execDotGeneral
 func simplegoDotGeneral(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
 
+//go:linkname simplegoTranspose github.com/gomlx/gomlx/backends/simplego.execTranspose
+func simplegoTranspose(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
+
+//go:linkname simplegoBroadcastInDim github.com/gomlx/gomlx/backends/simplego.execBroadcastInDim
+func simplegoBroadcastInDim(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
+
 func init() {
+	setNodeExecutor(backends.OpTypeTranspose, priorityUser, transpose)
+	setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, broadcastInDim)
 	setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
 	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
 	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)

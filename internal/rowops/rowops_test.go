@@ -12,13 +12,16 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
-// withSimplego runs fn with simplego's own Gather, ScatterSum and DotGeneral executors, then
-// restores ours.
+// withSimplego runs fn with simplego's own executors of the ops we override, then restores ours.
 func withSimplego(fn func()) {
 	setNodeExecutor(backends.OpTypeGather, priorityUser, simplegoGather)
 	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, simplegoScatter)
 	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, simplegoDotGeneral)
+	setNodeExecutor(backends.OpTypeTranspose, priorityUser, simplegoTranspose)
+	setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, simplegoBroadcastInDim)
 	defer func() {
+		setNodeExecutor(backends.OpTypeTranspose, priorityUser, transpose)
+		setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, broadcastInDim)
 		setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
 		setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
 		setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
@@ -114,6 +117,8 @@ func matchSimplego(t *testing.T, cases []rowCase) {
 			same = slices.Equal(tensors.MustCopyFlatData[float32](got), tensors.MustCopyFlatData[float32](want))
 		case dtypes.Float64:
 			same = slices.Equal(tensors.MustCopyFlatData[float64](got), tensors.MustCopyFlatData[float64](want))
+		case dtypes.Int32:
+			same = slices.Equal(tensors.MustCopyFlatData[int32](got), tensors.MustCopyFlatData[int32](want))
 		}
 		if !same {
 			t.Errorf("%s: values differ from simplego's:\n got %v\nwant %v", c.name, got, want)

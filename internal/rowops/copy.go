@@ -1,0 +1,142 @@
+package rowops
+
+import (
+	"reflect"
+
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+// transpose is the Transpose executor: a strided copy, one run of the source per row of the
+// output, where simplego walks an index iterator per element. Copies change no value.
+func transpose(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	operand := shapeOf(backend, inputs[0])
+	if !copyable(operand.DType) {
+		return simplegoTranspose(backend, node, inputs, inputsOwned)
+	}
+	dims, steps := permuted(operand, intsData(node))
+	output := backend.NewBuffer(shapes.Make(operand.DType, dims...))
+	copyStrided(dataOf(backend, output), dataOf(backend, inputs[0]), dims, steps)
+	return output, nil
+}
+
+// broadcastInDim is the BroadcastInDim executor: the same strided copy, with stride 0 along the
+// output axes the operand is repeated on.
+func broadcastInDim(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	operand := shapeOf(backend, inputs[0])
+	if !copyable(operand.DType) {
+		return simplegoBroadcastInDim(backend, node, inputs, inputsOwned)
+	}
+	out := nodeShape(node, operand.DType)
+	strides := rowMajorStrides(operand)
+	steps := make([]int, out.Rank())
+	for axis, outAxis := range intsData(node) { // the output axis of each operand axis
+		if operand.Dim(axis) == out.Dim(outAxis) {
+			steps[outAxis] = strides[axis]
+		}
+	}
+	output := backend.NewBuffer(out)
+	copyStrided(dataOf(backend, output), dataOf(backend, inputs[0]), out.Dimensions, steps)
+	return output, nil
+}
+
+// copyable reports whether copyStrided handles values of dtype.
+func copyable(dtype dtypes.DType) bool {
+	return dtype == dtypes.Float32 || dtype == dtypes.Float64 || dtype == dtypes.Int32 || dtype == dtypes.Int64
+}
+
+// intsData returns node's op parameters when simplego keeps them as a []int: Transpose's
+// permutation, BroadcastInDim's output axis of each operand axis.
+func intsData(node *simplego.Node) []int {
+	v := reflect.ValueOf(node).Elem().FieldByName("data").Elem()
+	out := make([]int, v.Len())
+	for i := range out {
+		out[i] = int(v.Index(i).Int())
+	}
+	return out
+}
+
+// nodeShape returns node's output shape, of dtype (simplego's unexported shape field).
+func nodeShape(node *simplego.Node, dtype dtypes.DType) shapes.Shape {
+	dims := reflect.ValueOf(node).Elem().FieldByName("shape").FieldByName("Dimensions")
+	out := make([]int, dims.Len())
+	for i := range out {
+		out[i] = int(dims.Index(i).Int())
+	}
+	return shapes.Make(dtype, out...)
+}
+
+// rowMajorStrides returns the flat stride of each axis of shape.
+func rowMajorStrides(shape shapes.Shape) []int {
+	strides := make([]int, shape.Rank())
+	for axis, s := shape.Rank()-1, 1; axis >= 0; axis-- {
+		strides[axis] = s
+		s *= shape.Dim(axis)
+	}
+	return strides
+}
+
+// permuted returns, for the axes of shape taken in order, their dimensions and flat strides.
+func permuted(shape shapes.Shape, order []int) (dims, steps []int) {
+	strides := rowMajorStrides(shape)
+	dims, steps = make([]int, len(order)), make([]int, len(order))
+	for i, axis := range order {
+		dims[i], steps[i] = shape.Dim(axis), strides[axis]
+	}
+	return dims, steps
+}
+
+// copyStrided sets dst, row-major of dims, to src[Σ_i index_i · steps_i]; dst and src are flat
+// slices of one of copyable's dtypes.
+func copyStrided(dst, src any, dims, steps []int) {
+	switch d := dst.(type) {
+	case []float32:
+		stridedCopy(d, src.([]float32), dims, steps)
+	case []float64:
+		stridedCopy(d, src.([]float64), dims, steps)
+	case []int32:
+		stridedCopy(d, src.([]int32), dims, steps)
+	case []int64:
+		stridedCopy(d, src.([]int64), dims, steps)
+	}
+}
+
+func stridedCopy[T any](dst, src []T, dims, steps []int) {
+	if len(dst) == 0 {
+		return
+	}
+	if len(dims) == 0 {
+		dst[0] = src[0]
+		return
+	}
+	last := len(dims) - 1
+	width, step := dims[last], steps[last]
+	index := make([]int, last)
+	from := 0
+	for o := 0; o < len(dst); o += width {
+		row := dst[o : o+width]
+		switch step {
+		case 0:
+			v := src[from]
+			for k := range row {
+				row[k] = v
+			}
+		case 1:
+			copy(row, src[from:from+width])
+		default:
+			for k, s := 0, from; k < width; k, s = k+1, s+step {
+				row[k] = src[s]
+			}
+		}
+		for i := last - 1; i >= 0; i-- { // the next row: an odometer over the outer axes
+			index[i]++
+			from += steps[i]
+			if index[i] < dims[i] {
+				break
+			}
+			from -= index[i] * steps[i]
+			index[i] = 0
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package rowops
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+)
+
+// copyCases cover transposes of rank 2 to 4 and broadcasts along leading, trailing, inner and all
+// axes, in float32, float64 and int32.
+func copyCases() []rowCase {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ints := make([]int32, 2*3*4*5)
+	for i := range ints {
+		ints[i] = int32(rng.IntN(1000))
+	}
+	x4 := tensors.FromFlatDataAndDimensions(ints, 2, 3, 4, 5)
+	transposeAll := func(perm ...int) func(in []*Node) *Node {
+		return func(in []*Node) *Node { return TransposeAllDims(in[0], perm...) }
+	}
+	return []rowCase{
+		{"transpose [37, 16] float32", func(in []*Node) *Node { return Transpose(in[0], 0, 1) }, []any{random[float32](rng, 37, 16)}},
+		{"transpose rank 3 (2, 0, 1) float64", transposeAll(2, 0, 1), []any{random[float64](rng, 4, 6, 9)}},
+		{"transpose rank 4 (3, 1, 0, 2) int32", transposeAll(3, 1, 0, 2), []any{x4}},
+		{"transpose rank 4 keeping the last axis (1, 0, 2, 3)", transposeAll(1, 0, 2, 3), []any{random[float32](rng, 3, 5, 2, 7)}},
+		{"broadcast [40, 1] to [40, 23] (edge weights)", func(in []*Node) *Node { return BroadcastToDims(in[0], 40, 23) },
+			[]any{random[float32](rng, 40, 1)}},
+		{"broadcast [23] to [40, 23] (a bias)", func(in []*Node) *Node { return ExpandAndBroadcast(in[0], []int{40, 23}, []int{0}) },
+			[]any{random[float64](rng, 23)}},
+		{"broadcast a scalar to [6, 7]", func(in []*Node) *Node { return BroadcastToDims(in[0], 6, 7) }, []any{float32(2.5)}},
+		{"broadcast [3, 1, 5] to [3, 4, 5] (inner axis)", func(in []*Node) *Node { return BroadcastToDims(in[0], 3, 4, 5) },
+			[]any{random[float32](rng, 3, 1, 5)}},
+		{"broadcast [4, 5] to [2, 4, 3, 5] (new leading and inner axes)", func(in []*Node) *Node {
+			return ExpandAndBroadcast(in[0], []int{2, 4, 3, 5}, []int{0, 2})
+		}, []any{random[float32](rng, 4, 5)}},
+		{"implicit broadcast in a product [30, 1] x [30, 8]", func(in []*Node) *Node { return Mul(in[0], in[1]) },
+			[]any{random[float32](rng, 30, 1), random[float32](rng, 30, 8)}},
+	}
+}
+
+// TestCopyExecutorsMatchSimplego checks that every Transpose and BroadcastInDim case gives the
+// same values with our executors and with simplego's.
+func TestCopyExecutorsMatchSimplego(t *testing.T) { matchSimplego(t, copyCases()) }
