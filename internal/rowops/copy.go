@@ -102,6 +102,7 @@ func copyStrided(dst, src any, dims, steps []int) {
 	}
 }
 
+// stridedCopy sets dst, row-major of dims, to src[Σ_i index_i · steps_i].
 func stridedCopy[T any](dst, src []T, dims, steps []int) {
 	if len(dst) == 0 {
 		return
@@ -110,12 +111,9 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 		dst[0] = src[0]
 		return
 	}
-	last := len(dims) - 1
-	width, step := dims[last], steps[last]
-	index := make([]int, last)
-	from := 0
-	for o := 0; o < len(dst); o += width {
-		row := dst[o : o+width]
+	width, step := dims[len(dims)-1], steps[len(steps)-1]
+	walkRows(dims, steps, func(r, from int) {
+		row := dst[r*width : (r+1)*width]
 		switch step {
 		case 0:
 			v := src[from]
@@ -129,13 +127,28 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 				row[k] = src[s]
 			}
 		}
-		for i := last - 1; i >= 0; i-- { // the next row: an odometer over the outer axes
+	})
+}
+
+// walkRows calls fn for each row (the last axis) of a row-major array of dims (rank ≥ 1), in
+// order: r is the row's ordinal, at == Σ_i index_i · steps_i over the row's outer axes.
+func walkRows(dims, steps []int, fn func(r, at int)) {
+	last := len(dims) - 1
+	rows := 1
+	for _, d := range dims[:last] {
+		rows *= d
+	}
+	index := make([]int, last)
+	at := 0
+	for r := range rows {
+		fn(r, at)
+		for i := last - 1; i >= 0; i-- { // an odometer over the outer axes
 			index[i]++
-			from += steps[i]
+			at += steps[i]
 			if index[i] < dims[i] {
 				break
 			}
-			from -= index[i] * steps[i]
+			at -= index[i] * steps[i]
 			index[i] = 0
 		}
 	}

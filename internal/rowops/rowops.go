@@ -4,16 +4,17 @@
 // gradient of that Gather), which simplego v0.26 runs one element at a time through an index
 // iterator (about 10-30 ns per element); DotGeneral of float32/float64 operands as dot products
 // of rows read in place (dot.go), where simplego first copies both operands into zero-padded
-// 32 × 32 blocks; Transpose and BroadcastInDim as strided copies of whole runs (copy.go), where
-// simplego walks an index iterator per element.
+// 32 × 32 blocks; Transpose and BroadcastInDim as strided copies of whole runs (copy.go), and
+// ReduceSum and ReduceMax of float32/float64 a row at a time (reduce.go), where simplego walks an
+// index iterator per element.
 //
 // Importing the package registers its executors in simplego with the backend's "user override"
 // priority (simplego's registration hook and the generic executors, which are unexported, are
 // reached by go:linkname; the module is pinned in go.mod). Every Gather and ScatterSum that is not
-// of this row form, and every DotGeneral, Transpose or BroadcastInDim of another dtype, is passed
+// of this row form, and every other op these executors do not handle (by dtype or form), is passed
 // to simplego's own executor.
 // The executors compute exactly what simplego's do, in the same order of additions, so results
-// are bit-identical (rowops_test.go, dot_test.go, copy_test.go).
+// are bit-identical (rowops_test.go, dot_test.go, copy_test.go, reduce_test.go).
 package rowops
 
 import (
@@ -49,7 +50,12 @@ func simplegoTranspose(backend *simplego.Backend, node *simplego.Node, inputs []
 //go:linkname simplegoBroadcastInDim github.com/gomlx/gomlx/backends/simplego.execBroadcastInDim
 func simplegoBroadcastInDim(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
 
+//go:linkname simplegoReduce github.com/gomlx/gomlx/backends/simplego.execReduce
+func simplegoReduce(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
+
 func init() {
+	setNodeExecutor(backends.OpTypeReduceSum, priorityUser, reduce)
+	setNodeExecutor(backends.OpTypeReduceMax, priorityUser, reduce)
 	setNodeExecutor(backends.OpTypeTranspose, priorityUser, transpose)
 	setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, broadcastInDim)
 	setNodeExecutor(backends.OpTypeGather, priorityUser, gather)

@@ -1,6 +1,7 @@
 package rowops
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -18,9 +19,13 @@ func withSimplego(fn func()) {
 	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, simplegoScatter)
 	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, simplegoDotGeneral)
 	setNodeExecutor(backends.OpTypeTranspose, priorityUser, simplegoTranspose)
+	setNodeExecutor(backends.OpTypeReduceSum, priorityUser, simplegoReduce)
+	setNodeExecutor(backends.OpTypeReduceMax, priorityUser, simplegoReduce)
 	setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, simplegoBroadcastInDim)
 	defer func() {
 		setNodeExecutor(backends.OpTypeTranspose, priorityUser, transpose)
+		setNodeExecutor(backends.OpTypeReduceSum, priorityUser, reduce)
+		setNodeExecutor(backends.OpTypeReduceMax, priorityUser, reduce)
 		setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, broadcastInDim)
 		setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
 		setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
@@ -94,7 +99,7 @@ func rowCases() []rowCase {
 func TestRowExecutorsMatchSimplego(t *testing.T) { matchSimplego(t, rowCases()) }
 
 // matchSimplego runs every case with our executors and with simplego's and fails where the values
-// are not bit-identical.
+// are not bit-identical (NaN payloads and the sign of zero included).
 func matchSimplego(t *testing.T, cases []rowCase) {
 	t.Helper()
 	backend, err := simplego.New("")
@@ -114,9 +119,11 @@ func matchSimplego(t *testing.T, cases []rowCase) {
 		var same bool
 		switch got.DType() {
 		case dtypes.Float32:
-			same = slices.Equal(tensors.MustCopyFlatData[float32](got), tensors.MustCopyFlatData[float32](want))
+			same = slices.EqualFunc(tensors.MustCopyFlatData[float32](got), tensors.MustCopyFlatData[float32](want),
+				func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) })
 		case dtypes.Float64:
-			same = slices.Equal(tensors.MustCopyFlatData[float64](got), tensors.MustCopyFlatData[float64](want))
+			same = slices.EqualFunc(tensors.MustCopyFlatData[float64](got), tensors.MustCopyFlatData[float64](want),
+				func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
 		case dtypes.Int32:
 			same = slices.Equal(tensors.MustCopyFlatData[int32](got), tensors.MustCopyFlatData[int32](want))
 		}

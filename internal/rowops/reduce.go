@@ -1,0 +1,84 @@
+package rowops
+
+import (
+	"reflect"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+)
+
+// reduce is the ReduceSum and ReduceMax executor for float32 and float64: like simplego's, it
+// starts every output at 0 (sum) or the lowest value (max) and folds the operand in at its flat
+// order, so each output sees the same operations in the same order; it finds the output of a
+// whole row of the operand at once instead of walking an index iterator per element. Other ops and
+// dtypes go to simplego's executor.
+func reduce(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	operand := shapeOf(backend, inputs[0])
+	axes := intsData(node)
+	op := backends.OpType(reflect.ValueOf(node).Elem().FieldByName("opType").Int())
+	if (operand.DType != dtypes.Float32 && operand.DType != dtypes.Float64) || len(axes) == 0 || operand.Rank() == 0 {
+		return simplegoReduce(backend, node, inputs, inputsOwned)
+	}
+	// The output's flat stride along each operand axis: 0 on the reduced axes (as simplego's
+	// reduceOutputIterator).
+	steps := make([]int, operand.Rank())
+	copy(steps, operand.Dimensions)
+	for _, a := range axes {
+		steps[a] = 0
+	}
+	for a, s := operand.Rank()-1, 1; a >= 0; a-- {
+		if steps[a] != 0 {
+			steps[a], s = s, s*steps[a]
+		}
+	}
+	output := backend.NewBuffer(nodeShape(node, operand.DType))
+	isMax := op == backends.OpTypeReduceMax
+	switch out := dataOf(backend, output).(type) {
+	case []float32:
+		reduceRows(out, dataOf(backend, inputs[0]).([]float32), operand.Dimensions, steps, isMax)
+	case []float64:
+		reduceRows(out, dataOf(backend, inputs[0]).([]float64), operand.Dimensions, steps, isMax)
+	}
+	return output, nil
+}
+
+// reduceRows folds x (row-major of dims) into out, element x[i] into out[Σ index·steps], in flat
+// order: a sum from 0, or with isMax Go's max (as simplego) from the lowest value.
+func reduceRows[T float32 | float64](out, x []T, dims, steps []int, isMax bool) {
+	init := T(0)
+	if isMax {
+		init = dtypes.FromGenericsType[T]().LowestValue().(T)
+	}
+	for i := range out {
+		out[i] = init
+	}
+	width, step := dims[len(dims)-1], steps[len(steps)-1]
+	walkRows(dims, steps, func(r, at int) {
+		row := x[r*width : (r+1)*width]
+		switch {
+		case step == 0 && isMax:
+			m := out[at]
+			for _, v := range row {
+				m = max(m, v)
+			}
+			out[at] = m
+		case step == 0:
+			s := out[at]
+			for _, v := range row {
+				s += v
+			}
+			out[at] = s
+		case isMax:
+			o := out[at : at+width]
+			for k, v := range row {
+				o[k] = max(o[k], v)
+			}
+		default:
+			o := out[at : at+width]
+			for k, v := range row {
+				o[k] += v
+			}
+		}
+	})
+}
