@@ -47,24 +47,21 @@ func copyable(dtype dtypes.DType) bool {
 }
 
 // intsData returns node's op parameters when simplego keeps them as a []int: Transpose's
-// permutation, BroadcastInDim's output axis of each operand axis.
-func intsData(node *simplego.Node) []int {
-	v := reflect.ValueOf(node).Elem().FieldByName("data").Elem()
+// permutation, BroadcastInDim's output axis of each operand axis, a reduction's axes.
+func intsData(node *simplego.Node) []int { return intsOf(nodeField(node, "data").Elem()) }
+
+// nodeShape returns node's output shape, of dtype (simplego's unexported shape field).
+func nodeShape(node *simplego.Node, dtype dtypes.DType) shapes.Shape {
+	return shapes.Make(dtype, intsOf(nodeField(node, "shape").FieldByName("Dimensions"))...)
+}
+
+// intsOf reads v, a slice of integers.
+func intsOf(v reflect.Value) []int {
 	out := make([]int, v.Len())
 	for i := range out {
 		out[i] = int(v.Index(i).Int())
 	}
 	return out
-}
-
-// nodeShape returns node's output shape, of dtype (simplego's unexported shape field).
-func nodeShape(node *simplego.Node, dtype dtypes.DType) shapes.Shape {
-	dims := reflect.ValueOf(node).Elem().FieldByName("shape").FieldByName("Dimensions")
-	out := make([]int, dims.Len())
-	for i := range out {
-		out[i] = int(dims.Index(i).Int())
-	}
-	return shapes.Make(dtype, out...)
 }
 
 // rowMajorStrides returns the flat stride of each axis of shape.

@@ -1,7 +1,7 @@
 package rowops
 
 import (
-	"reflect"
+	"slices"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
@@ -16,24 +16,23 @@ import (
 func reduce(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
 	operand := shapeOf(backend, inputs[0])
 	axes := intsData(node)
-	op := backends.OpType(reflect.ValueOf(node).Elem().FieldByName("opType").Int())
-	if (operand.DType != dtypes.Float32 && operand.DType != dtypes.Float64) || len(axes) == 0 || operand.Rank() == 0 {
+	if (operand.DType != dtypes.Float32 && operand.DType != dtypes.Float64) || len(axes) == 0 {
 		return simplegoReduce(backend, node, inputs, inputsOwned)
 	}
-	// The output's flat stride along each operand axis: 0 on the reduced axes (as simplego's
-	// reduceOutputIterator).
+	// The output's flat stride along each operand axis: 0 on the reduced axes, the output's own
+	// strides on the kept ones (as simplego's reduceOutputIterator).
+	outShape := nodeShape(node, operand.DType)
+	outStrides := rowMajorStrides(outShape)
 	steps := make([]int, operand.Rank())
-	copy(steps, operand.Dimensions)
-	for _, a := range axes {
-		steps[a] = 0
-	}
-	for a, s := operand.Rank()-1, 1; a >= 0; a-- {
-		if steps[a] != 0 {
-			steps[a], s = s, s*steps[a]
+	k := 0
+	for a := range operand.Rank() {
+		if !slices.Contains(axes, a) {
+			steps[a] = outStrides[k]
+			k++
 		}
 	}
-	output := backend.NewBuffer(nodeShape(node, operand.DType))
-	isMax := op == backends.OpTypeReduceMax
+	output := backend.NewBuffer(outShape)
+	isMax := backends.OpType(nodeField(node, "opType").Int()) == backends.OpTypeReduceMax
 	switch out := dataOf(backend, output).(type) {
 	case []float32:
 		reduceRows(out, dataOf(backend, inputs[0]).([]float32), operand.Dimensions, steps, isMax)

@@ -21,6 +21,8 @@ func reduceCases() []rowCase {
 		{"sum over the last axis [300, 23] (softmax denominators)", func(in []*Node) *Node { return ReduceSum(in[0], 1) },
 			[]any{random[float64](rng, 300, 23)}},
 		{"sum over an inner axis [4, 50, 6]", func(in []*Node) *Node { return ReduceSum(in[0], 1) }, []any{random[float32](rng, 4, 50, 6)}},
+		{"sum over the last axis of [3, 4, 5] (two kept axes)", func(in []*Node) *Node { return ReduceSum(in[0], 2) },
+			[]any{random[float64](rng, 3, 4, 5)}},
 		{"sum over axes 0 and 2 [7, 5, 9]", func(in []*Node) *Node { return ReduceSum(in[0], 0, 2) }, []any{random[float32](rng, 7, 5, 9)}},
 		{"sum of everything [40, 33]", func(in []*Node) *Node { return ReduceAllSum(in[0]) }, []any{random[float32](rng, 40, 33)}},
 		{"max over the last axis [120, 7]", func(in []*Node) *Node { return ReduceMax(in[0], 1) }, []any{random[float32](rng, 120, 7)}},

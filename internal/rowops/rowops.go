@@ -63,11 +63,15 @@ func init() {
 	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
 }
 
-// nodeParams returns the struct of op parameters simplego attaches to node (its unexported data
-// field, a pointer to gatherNode or scatterNode), readable through reflection.
-func nodeParams(node *simplego.Node) reflect.Value {
-	return reflect.ValueOf(node).Elem().FieldByName("data").Elem().Elem()
+// nodeField returns the unexported field name of node (opType, shape, data), readable through
+// reflection.
+func nodeField(node *simplego.Node, name string) reflect.Value {
+	return reflect.ValueOf(node).Elem().FieldByName(name)
 }
+
+// nodeParams returns the struct of op parameters simplego attaches to node (its data field, a
+// pointer to gatherNode, scatterNode or dotGeneralNodeData).
+func nodeParams(node *simplego.Node) reflect.Value { return nodeField(node, "data").Elem().Elem() }
 
 // ints reads the []int field name of params.
 func ints(params reflect.Value, name string) []int {
