@@ -6,7 +6,6 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
@@ -118,8 +117,6 @@ func (a *Adjacency) Dense() []float32 {
 type AdjacencyNodes struct {
 	NumNodes         int
 	Src, Dst, Weight *graph.Node
-	// broadcast memoises Weight broadcast to [E, D] per shape (see weightAs).
-	broadcast map[string]*graph.Node
 }
 
 // Inputs returns the tensors an executor must be fed for AdjacencyNodes, in the order
@@ -142,29 +139,15 @@ func NewAdjacencyNodes(numNodes int, src, dst, weight *graph.Node) *AdjacencyNod
 }
 
 // Propagate returns Â x for x [N, D]: out[v] = Σ_e Weight[e] x[Src[e]] over entries with Dst[e] = v,
-// computed as Gather + ScatterSum (linear in |E|·D).
+// computed as Gather + ScatterSum (linear in |E|·D). The messages [E, D] are scaled by Weight
+// [E, 1] through Mul's implicit broadcast, which internal/rowops runs as a row scaling.
 func Propagate(adj *AdjacencyNodes, x *graph.Node) *graph.Node {
 	if x.Rank() != 2 || x.Shape().Dim(0) != adj.NumNodes {
 		panic(fmt.Sprintf("Propagate: want x [N=%d, D], got %s", adj.NumNodes, x.Shape()))
 	}
 	gathered := graph.Gather(x, adj.Src) // [E, D]
-	msgs := graph.Mul(gathered, adj.weightAs(gathered.Shape()))
+	msgs := graph.Mul(gathered, graph.ConvertDType(adj.Weight, x.DType()))
 	return graph.ScatterSum(graph.ZerosLike(x), adj.Dst, msgs, false, false)
-}
-
-// weightAs returns Weight broadcast to shape [E, D], built once per shape and graph: the pure-Go
-// backend multiplies equal shapes in a plain loop but walks an index iterator per element when
-// Mul broadcasts, and Propagate runs many times per step at a few widths.
-func (adj *AdjacencyNodes) weightAs(shape shapes.Shape) *graph.Node {
-	if adj.broadcast == nil {
-		adj.broadcast = map[string]*graph.Node{}
-	}
-	w, ok := adj.broadcast[shape.String()]
-	if !ok {
-		w = graph.BroadcastToShape(graph.ConvertDType(adj.Weight, shape.DType), shape)
-		adj.broadcast[shape.String()] = w
-	}
-	return w
 }
 
 // PropagateK applies Propagate k times: Â^k x.

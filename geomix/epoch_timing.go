@@ -2,6 +2,7 @@ package geomix
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/metrics"
 	"time"
 
@@ -20,7 +21,8 @@ type EpochTiming struct {
 	Epochs         int     `json:"epochs"`
 	MillisPerEpoch float64 `json:"ms_per_epoch"`
 	// PeakHeapMiB is the largest Go heap (which holds the pure-Go backend's buffers) seen during the
-	// timed epochs.
+	// timed epochs, dead objects not yet collected included; the heap is collected before the
+	// setup, so earlier timings in the same process do not count.
 	PeakHeapMiB float64 `json:"peak_heap_mib"`
 	// SetupSeconds covers building the trainer, compiling and the warm-up epoch.
 	SetupSeconds float64 `json:"setup_seconds"`
@@ -36,6 +38,10 @@ func TimeEpochsPreset(ctx *context.Context, backend backends.Backend, dataset, m
 	if err != nil {
 		return nil, err
 	}
+	// Free what earlier timings left (dead buffers and the backend's buffer pools, which two
+	// collections empty), so that the peak below is this method's own.
+	runtime.GC()
+	runtime.GC()
 	start := time.Now()
 	e, err := newEpochTimer(merged, backend, g, method)
 	if err != nil {

@@ -108,14 +108,6 @@ func (m *model) project(ctx *context.Context, x *Features, withAttention bool) (
 	return x.ProjectBlocks(weights), proj
 }
 
-// projectionWidths are the widths project multiplies X to: what sparse Features need values for.
-func (m *model) projectionWidths() []int {
-	if m.usesAttention() {
-		return []int{m.inputWidth, m.attnDim}
-	}
-	return []int{m.inputWidth}
-}
-
 // logits runs the backbone on projected input xw [N, H0].
 func (m *model) logits(ctx *context.Context, adj *AdjacencyNodes, xw *Node) *Node {
 	return m.backbone.Rest(ctx.InAbsPath(ModelScope).In("backbone"), adj, xw, m.dims)

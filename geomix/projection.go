@@ -2,6 +2,7 @@ package geomix
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -21,23 +22,20 @@ import (
 const DenseFeatureDensity = 0.4
 
 // Features is the feature matrix X [N, F] inside a computation graph, held one of two ways:
-//   - sparse, as its non-zeros: Rows and Cols are [NNZ, 1] int32 indices and each of Values is
-//     [NNZ, w], every value repeated w times, for products of width w ([NNZ, 1] serves any width):
-//     the pure-Go backend multiplies equal shapes much faster than it broadcasts, so the trainer
-//     feeds the values already broadcast to the widths it projects to (see FeatureInputs);
+//   - sparse, as its non-zeros: Rows, Cols and Values are [NNZ, 1] (int32, int32, float); a
+//     product of width w scales the gathered [NNZ, w] rows of its weight by Values through Mul's
+//     implicit broadcast, which internal/rowops runs as a row scaling;
 //   - dense: Dense is X [N, F] and DenseT is Xᵀ [F, N] (fed, so no step transposes X for the
 //     weight gradient); the other nodes are nil.
 type Features struct {
-	NumRows, NumCols int
-	Rows, Cols       *Node
-	Values           []*Node
-	Dense, DenseT    *Node
+	NumRows, NumCols   int
+	Rows, Cols, Values *Node
+	Dense, DenseT      *Node
 }
 
-// FeatureInputs returns the host tensors to feed for Features of m, in order: when sparse rows, cols
-// [NNZ, 1] int32 and values [NNZ, w] float32 for each distinct width w of widths (each value
-// repeated w times); when dense X [N, F] and Xᵀ [F, N] float32.
-func FeatureInputs(m *datasets.CSR, widths []int, dense bool) []*tensors.Tensor {
+// FeatureInputs returns the host tensors to feed for Features of m, in order: when sparse rows,
+// cols [NNZ, 1] int32 and values [NNZ, 1] float32; when dense X [N, F] and Xᵀ [F, N] float32.
+func FeatureInputs(m *datasets.CSR, dense bool) []*tensors.Tensor {
 	if dense {
 		flat, flatT := make([]float32, m.NumRows*m.NumCols), make([]float32, m.NumRows*m.NumCols)
 		for i := 0; i < m.NumRows; i++ {
@@ -57,26 +55,13 @@ func FeatureInputs(m *datasets.CSR, widths []int, dense bool) []*tensors.Tensor 
 			rows[k], cols[k] = int32(i), m.ColIdx[k]
 		}
 	}
-	out := []*tensors.Tensor{tensors.FromFlatDataAndDimensions(rows, nnz, 1), tensors.FromFlatDataAndDimensions(cols, nnz, 1)}
-	seen := map[int]bool{}
-	for _, w := range widths {
-		if seen[w] {
-			continue
-		}
-		seen[w] = true
-		values := make([]float32, 0, nnz*w)
-		for _, v := range m.Values {
-			for range w {
-				values = append(values, v)
-			}
-		}
-		out = append(out, tensors.FromFlatDataAndDimensions(values, nnz, w))
-	}
-	return out
+	return []*tensors.Tensor{tensors.FromFlatDataAndDimensions(rows, nnz, 1), tensors.FromFlatDataAndDimensions(cols, nnz, 1),
+		tensors.FromFlatDataAndDimensions(slices.Clone(m.Values), nnz, 1)}
 }
 
 // NewFeatures wraps the nodes fed from FeatureInputs as Features [numRows, numCols]: two float
-// nodes are a dense X and Xᵀ; otherwise they are rows, cols (integers) and values.
+// nodes are a dense X [numRows, numCols] and Xᵀ; three are the non-zeros' rows, cols (integers)
+// and values, each [NNZ, 1]. It panics with the shapes when they are neither.
 func NewFeatures(numRows, numCols int, in []*Node) *Features {
 	switch {
 	case len(in) == 2 && in[0].DType().IsFloat():
@@ -85,8 +70,14 @@ func NewFeatures(numRows, numCols int, in []*Node) *Features {
 			panic(fmt.Sprintf("NewFeatures: want X [%d, %d] and Xᵀ [%d, %d], got %s and %s", numRows, numCols, numCols, numRows, in[0].Shape(), in[1].Shape()))
 		}
 		return &Features{NumRows: numRows, NumCols: numCols, Dense: in[0], DenseT: in[1]}
-	case len(in) >= 3:
-		return &Features{NumRows: numRows, NumCols: numCols, Rows: in[0], Cols: in[1], Values: in[2:]}
+	case len(in) == 3:
+		nnz := in[0].Shape().Dim(0)
+		for _, x := range in {
+			if x.Rank() != 2 || x.Shape().Dim(0) != nnz || x.Shape().Dim(1) != 1 {
+				panic(fmt.Sprintf("NewFeatures: want rows, cols and values [NNZ, 1], got %s, %s and %s", in[0].Shape(), in[1].Shape(), in[2].Shape()))
+			}
+		}
+		return &Features{NumRows: numRows, NumCols: numCols, Rows: in[0], Cols: in[1], Values: in[2]}
 	}
 	panic(fmt.Sprintf("NewFeatures: want X and Xᵀ (dense) or rows, cols and values, got %d nodes", len(in)))
 }
@@ -117,7 +108,7 @@ func (x *Features) DType() dtypes.DType {
 	if x.Dense != nil {
 		return x.Dense.DType()
 	}
-	return x.Values[0].DType()
+	return x.Values.DType()
 }
 
 // Dropout returns X with every non-zero dropped with probability p and the others scaled by
@@ -128,13 +119,8 @@ func (x *Features) Dropout(ctx *context.Context, p float64) *Features {
 		mask := layers.DropoutStatic(ctx, OnesLike(x.Dense), p)
 		return &Features{NumRows: x.NumRows, NumCols: x.NumCols, Dense: Mul(x.Dense, mask), DenseT: Mul(x.DenseT, Transpose(mask, 0, 1))}
 	}
-	nnz := x.Rows.Shape().Dim(0)
-	mask := layers.DropoutStatic(ctx, Ones(x.Graph(), shapes.Make(x.DType(), nnz, 1)), p)
-	out := &Features{NumRows: x.NumRows, NumCols: x.NumCols, Rows: x.Rows, Cols: x.Cols}
-	for _, v := range x.Values {
-		out.Values = append(out.Values, Mul(v, BroadcastToShape(mask, v.Shape())))
-	}
-	return out
+	mask := layers.DropoutStatic(ctx, OnesLike(x.Values), p)
+	return &Features{NumRows: x.NumRows, NumCols: x.NumCols, Rows: x.Rows, Cols: x.Cols, Values: Mul(x.Values, mask)}
 }
 
 // ProjectBlocks returns X W_i [N, H_i] for each weight ws[i] [F, H_i]. Sparse X projects each
@@ -161,7 +147,7 @@ func (x *Features) ProjectBlocks(ws []*Node) []*Node {
 }
 
 // Project returns X W [N, H] for a dense weight w [F, H]. Sparse: every non-zero gathers its row of
-// w, scaled by its value (the Values of width H, else of width 1), and the products are summed into
+// w, scaled by its value, and the products are summed into
 // their rows; the gradient with respect to w is a ScatterSum of NNZ rows. Dense: a matrix product
 // whose gradient with respect to w is Xᵀ v. Neither ever materialises an [N, F, H] product.
 func (x *Features) Project(w *Node) *Node {
@@ -173,22 +159,8 @@ func (x *Features) Project(w *Node) *Node {
 		return withAdjointGradients(MatMul(StopGradient(ConvertDType(x.Dense, w.DType())), StopGradient(w)),
 			[]*Node{w}, []func(v *Node) *Node{func(v *Node) *Node { return MatMul(xT, v) }})
 	}
-	h := w.Shape().Dim(1)
-	var values *Node
-	for _, v := range x.Values {
-		if v.Shape().Dim(1) == h || (v.Shape().Dim(1) == 1 && values == nil) {
-			values = v
-		}
-	}
-	if values == nil {
-		var have []string
-		for _, v := range x.Values {
-			have = append(have, v.Shape().String())
-		}
-		panic(fmt.Sprintf("Features.Project: no values [NNZ, 1] or [NNZ, %d] for w %s, have %v", h, w.Shape(), have))
-	}
-	msgs := Mul(Gather(w, x.Cols), ConvertDType(values, w.DType()))
-	return ScatterSum(Zeros(w.Graph(), shapes.Make(w.DType(), x.NumRows, h)), x.Rows, msgs, false, false)
+	msgs := Mul(Gather(w, x.Cols), ConvertDType(x.Values, w.DType())) // [NNZ, H]
+	return ScatterSum(Zeros(w.Graph(), shapes.Make(w.DType(), x.NumRows, w.Shape().Dim(1))), x.Rows, msgs, false, false)
 }
 
 // Columns returns columns [from, to) of x [N, D] as [N, to-from], through Transpose and Gather so it

@@ -40,7 +40,7 @@ func BenchmarkProjection(b *testing.B) {
 		for _, dense := range []bool{false, true} {
 			layout := map[bool]string{false: "sparse", true: "dense"}[dense]
 			b.Run(fmt.Sprintf("density=%.2f/%s", density, layout), func(b *testing.B) {
-				inputs := FeatureInputs(m, []int{h}, dense)
+				inputs := FeatureInputs(m, dense)
 				exec := MustNewExec(testBackend(b), func(in []*Node) []*Node {
 					x := NewFeatures(n, f, in[1:])
 					y := x.Project(in[0])

@@ -94,7 +94,7 @@ type trainer struct {
 	// is GraphMix's FCN step (nil for other methods).
 	stepExec, evalExec, fcnExec *context.Exec
 	// graphArgs are every executor's first arguments: the adjacency's src, dst and weight, then X's
-	// FeatureInputs for every width the model projects to.
+	// FeatureInputs.
 	graphArgs        []any
 	oneHot, identity *tensors.Tensor
 	// target is the [N, 1] 0/1 mask of the extra test sets' nodes, DANN's target domain.
@@ -244,7 +244,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		return nil, err
 	}
 	src, dst, w := adj.Inputs()
-	features := FeatureInputs(g.Features, m.projectionWidths(), dense)
+	features := FeatureInputs(g.Features, dense)
 	t.graphArgs = []any{src, dst, w}
 	for _, x := range features {
 		t.graphArgs = append(t.graphArgs, x)

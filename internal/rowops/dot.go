@@ -91,13 +91,15 @@ const dotChunk = 512
 
 // dotAll computes out [batch, m, n] = lhs [batch, m, c] · rhs [batch, n, c]ᵀ, splitting the lhs
 // rows of large products over the cores (every element is summed by one goroutine in the same
-// order, so the split does not change the numbers).
+// order, so the split does not change the numbers). Where vectorDot has kernels they sum the
+// whole groups of eight of every output, and dotRows the rest.
 func dotAll[T float32 | float64](d dotDims, lhs, rhs, out []T) {
 	clear(out)
+	vec := vectorDot(d, any(lhs), any(rhs), any(out))
 	rows := d.batch * d.m
 	workers := min(runtime.GOMAXPROCS(0), rows)
 	if d.m*d.n*d.c < 1<<20 || workers < 2 {
-		dotRows(d, lhs, rhs, out, 0, rows)
+		dotRows(d, vec, lhs, rhs, out, 0, rows)
 		return
 	}
 	var wg sync.WaitGroup
@@ -105,15 +107,20 @@ func dotAll[T float32 | float64](d dotDims, lhs, rhs, out []T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			dotRows(d, lhs, rhs, out, rows*w/workers, rows*(w+1)/workers)
+			dotRows(d, vec, lhs, rhs, out, rows*w/workers, rows*(w+1)/workers)
 		}()
 	}
 	wg.Wait()
 }
 
-// dotRows computes the output rows [from, to) of dotAll (row r is batch r / m, lhs row r % m).
-func dotRows[T float32 | float64](d dotDims, lhs, rhs, out []T, from, to int) {
-	for c0 := 0; c0 < d.c; c0 += dotChunk {
+// dotRows computes the output rows [from, to) of dotAll (row r is batch r / m, lhs row r % m):
+// vec's part first when there is one, then the rest of the contracting axis by dotRow.
+func dotRows[T float32 | float64](d dotDims, vec func(from, to int) int, lhs, rhs, out []T, from, to int) {
+	start := 0
+	if vec != nil {
+		start = vec(from, to)
+	}
+	for c0 := start; c0 < d.c; c0 += dotChunk {
 		c1 := min(c0+dotChunk, d.c)
 		for r := from; r < to; r++ {
 			a := lhs[r*d.c+c0 : r*d.c+c1]

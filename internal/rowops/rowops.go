@@ -4,9 +4,15 @@
 // gradient of that Gather), which simplego v0.26 runs one element at a time through an index
 // iterator (about 10-30 ns per element); DotGeneral of float32/float64 operands as dot products
 // of rows read in place (dot.go), where simplego first copies both operands into zero-padded
-// 32 × 32 blocks; Transpose and BroadcastInDim as strided copies of whole runs (copy.go), and
-// ReduceSum and ReduceMax of float32/float64 a row at a time (reduce.go), where simplego walks an
-// index iterator per element.
+// 32 × 32 blocks; Mul of float32 operands of one shape or with a column [R, 1] scaling the rows
+// of [R, D] (mul.go: message weights), which simplego broadcasts through an index iterator;
+// Transpose and BroadcastInDim as strided copies of whole runs (copy.go), and ReduceSum and
+// ReduceMax of float32/float64 a row at a time (reduce.go), where simplego walks an index
+// iterator per element.
+//
+// On amd64 with AVX2, float32 products, row sums and dot products run in vector kernels
+// (vec_amd64.s): eight lanes of the same multiplications and additions, in the same order per
+// element, never fused (no FMA); elsewhere portable loops do the same work.
 //
 // Importing the package registers its executors in simplego with the backend's "user override"
 // priority (simplego's registration hook and the generic executors, which are unexported, are
@@ -14,7 +20,7 @@
 // of this row form, and every other op these executors do not handle (by dtype or form), is passed
 // to simplego's own executor.
 // The executors compute exactly what simplego's do, in the same order of additions, so results
-// are bit-identical (rowops_test.go, dot_test.go, copy_test.go, reduce_test.go).
+// are bit-identical (rowops_test.go, dot_test.go, mul_test.go, copy_test.go, reduce_test.go).
 package rowops
 
 import (
@@ -61,6 +67,7 @@ func init() {
 	setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
 	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
 	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
+	setNodeExecutor(backends.OpTypeMul, priorityUser, mul)
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

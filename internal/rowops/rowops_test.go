@@ -22,7 +22,9 @@ func withSimplego(fn func()) {
 	setNodeExecutor(backends.OpTypeReduceSum, priorityUser, simplegoReduce)
 	setNodeExecutor(backends.OpTypeReduceMax, priorityUser, simplegoReduce)
 	setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, simplegoBroadcastInDim)
+	setNodeExecutor(backends.OpTypeMul, priorityUser, simplegoMul)
 	defer func() {
+		setNodeExecutor(backends.OpTypeMul, priorityUser, mul)
 		setNodeExecutor(backends.OpTypeTranspose, priorityUser, transpose)
 		setNodeExecutor(backends.OpTypeReduceSum, priorityUser, reduce)
 		setNodeExecutor(backends.OpTypeReduceMax, priorityUser, reduce)
@@ -78,6 +80,9 @@ func rowCases() []rowCase {
 			[]any{x32, idx32, upd32}},
 		{"scatter-sum rank-3 rows float64 by int64", func(in []*Node) *Node { return ScatterSum(in[0], in[1], in[2], false, false) },
 			[]any{x64, idx64, upd64}},
+		{"scatter-sum of rows of width 21 float32 (vector kernel and tail)", func(in []*Node) *Node {
+			return ScatterSum(in[0], in[1], in[2], false, false)
+		}, []any{random[float32](rng, n, 21), idx32, random[float32](rng, e, 21)}},
 		{"scatter-sum into an owned operand", func(in []*Node) *Node {
 			return ScatterSum(MulScalar(in[0], 2), in[1], in[2], false, false)
 		}, []any{x32, idx32, upd32}},

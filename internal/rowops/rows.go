@@ -89,13 +89,32 @@ func scatterAddRowsBy[T float32 | float64, I int32 | int64](out, updates []T, id
 	}
 	width := len(updates) / len(idx)
 	numRows := len(out) / width
+	add := addRowFunc[T]()
 	for i, j := range idx {
 		if j < 0 || int(j) >= numRows {
 			continue
 		}
-		dst, src := out[int(j)*width:(int(j)+1)*width], updates[i*width:(i+1)*width]
-		for k := range dst {
-			dst[k] += src[k]
+		add(out[int(j)*width:(int(j)+1)*width], updates[i*width:(i+1)*width])
+	}
+}
+
+// addRowFunc returns the function that adds src to dst element by element (both of one length):
+// for float32 the vector kernel where there is one (addVec), then a loop.
+func addRowFunc[T float32 | float64]() func(dst, src []T) {
+	var add any = addRow[T]
+	if _, ok := add.(func(dst, src []float32)); ok {
+		add = func(dst, src []float32) {
+			k := addVec(dst, src)
+			addRow(dst[k:], src[k:])
 		}
+	}
+	return add.(func(dst, src []T))
+}
+
+// addRow adds src to dst element by element.
+func addRow[T float32 | float64](dst, src []T) {
+	src = src[:len(dst)]
+	for k := range dst {
+		dst[k] += src[k]
 	}
 }

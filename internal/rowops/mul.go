@@ -1,0 +1,93 @@
+package rowops
+
+import (
+	_ "unsafe" // go:linkname
+
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+//go:linkname simplegoMul github.com/gomlx/gomlx/backends/simplego.execMul
+func simplegoMul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
+
+// simplegoBinaryOutput is simplego's binaryOperandsAndOutput: the operands of a binary op and its
+// output buffer, an owned operand of the output's shape when there is one (then cleared from
+// inputs), and whether each operand has a single element.
+//
+//go:linkname simplegoBinaryOutput github.com/gomlx/gomlx/backends/simplego.binaryOperandsAndOutput
+func simplegoBinaryOutput(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, outputShape shapes.Shape) (
+	lhs, rhs, output *simplego.Buffer, lhsIsScalarOr1, rhsIsScalarOr1 bool)
+
+// mul is the Mul executor for float32 operands of one shape, one of them a single element, or one
+// of them a column [R, 1, …] scaling the rows of the other [R, D…] (graph.Mul's implicit broadcast
+// of a message weight [E, 1] over messages [E, D]): the vector kernels of mulVec and mulScalarVec
+// where there are some, loops for the rest. Every product is one rounding, so the results are
+// simplego's. Other dtypes and broadcasts go to simplego's executor.
+func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	lhsShape, rhsShape := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
+	if lhsShape.DType != dtypes.Float32 {
+		return simplegoMul(backend, node, inputs, inputsOwned)
+	}
+	switch {
+	case lhsShape.Equal(rhsShape) || lhsShape.Size() == 1 || rhsShape.Size() == 1:
+		lhsBuf, rhsBuf, output, lhsIs1, rhsIs1 := simplegoBinaryOutput(backend, inputs, inputsOwned, nodeShape(node, dtypes.Float32))
+		if lhsIs1 && !rhsIs1 {
+			lhsBuf, rhsBuf = rhsBuf, lhsBuf
+		}
+		lhs, rhs, out := dataOf(backend, lhsBuf).([]float32), dataOf(backend, rhsBuf).([]float32), dataOf(backend, output).([]float32)
+		if len(rhs) == 1 {
+			scaleRow(out, lhs, rhs[0])
+			return output, nil
+		}
+		for i := mulVec(out, lhs, rhs); i < len(out); i++ {
+			out[i] = lhs[i] * rhs[i]
+		}
+		return output, nil
+	case scalesRows(lhsShape, rhsShape) || scalesRows(rhsShape, lhsShape):
+		xi := 0
+		if !scalesRows(lhsShape, rhsShape) {
+			xi = 1
+		}
+		x, s := inputs[xi], inputs[1-xi]
+		output := x
+		if inputsOwned[xi] {
+			inputs[xi] = nil // simplego's convention: the consumed input is cleared
+		} else {
+			output = backend.NewBuffer(nodeShape(node, dtypes.Float32))
+		}
+		xs, scale, out := dataOf(backend, x).([]float32), dataOf(backend, s).([]float32), dataOf(backend, output).([]float32)
+		width := len(xs) / len(scale)
+		for r, c := range scale {
+			scaleRow(out[r*width:(r+1)*width], xs[r*width:(r+1)*width], c)
+		}
+		return output, nil
+	}
+	return simplegoMul(backend, node, inputs, inputsOwned)
+}
+
+// scalesRows reports whether column, of x's rank, has x's dimensions on its leading axes and 1 on
+// the others (at least one), so that x · column scales each row of x by one value.
+func scalesRows(x, column shapes.Shape) bool {
+	if x.Rank() != column.Rank() || x.Rank() == 0 || column.Size() == x.Size() {
+		return false
+	}
+	lead := true
+	for axis, d := range column.Dimensions {
+		switch {
+		case lead && d == x.Dim(axis):
+		case d == 1:
+			lead = false
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// scaleRow sets out[i] = x[i] · c.
+func scaleRow(out, x []float32, c float32) {
+	for i := mulScalarVec(out, x, c); i < len(out); i++ {
+		out[i] = x[i] * c
+	}
+}

@@ -1,0 +1,114 @@
+package rowops
+
+import "golang.org/x/sys/cpu"
+
+// useAVX2 is whether the vector kernels of vec_amd64.s run; tests switch it off to compare them
+// with the portable loops.
+var useAVX2 = cpu.X86.HasAVX2
+
+// mulAVX sets out[i] = a[i] · b[i] for i < len(out) &^ 7 (b and a at least as long).
+//
+//go:noescape
+func mulAVX(out, a, b []float32)
+
+// mulScalarAVX sets out[i] = a[i] · c for i < len(out) &^ 7 (a at least as long).
+//
+//go:noescape
+func mulScalarAVX(out, a []float32, c float32)
+
+// addAVX adds src[i] to dst[i] for i < len(dst) &^ 7 (src at least as long).
+//
+//go:noescape
+func addAVX(dst, src []float32)
+
+// dot4x8 adds to a 4 × 8 tile of outputs (rows ldo bytes apart, from out) the groups of eight
+// products of four lhs rows (lda bytes apart, from a) and eight rhs rows packed as bt
+// [8·groups][8]: for every group, out += ((p₀ + p₁) + …) + p₇, simplego's order (dotRow).
+//
+//go:noescape
+func dot4x8(a *float32, lda uintptr, bt *float32, out *float32, ldo uintptr, groups int)
+
+// mulVec sets out[i] = a[i] · b[i] for a prefix of out and returns its length.
+func mulVec(out, a, b []float32) int {
+	if !useAVX2 {
+		return 0
+	}
+	mulAVX(out, a[:len(out)], b[:len(out)])
+	return len(out) &^ 7
+}
+
+// mulScalarVec sets out[i] = a[i] · c for a prefix of out and returns its length.
+func mulScalarVec(out, a []float32, c float32) int {
+	if !useAVX2 {
+		return 0
+	}
+	mulScalarAVX(out, a[:len(out)], c)
+	return len(out) &^ 7
+}
+
+// addVec adds src[i] to dst[i] for a prefix of dst and returns its length.
+func addVec(dst, src []float32) int {
+	if !useAVX2 {
+		return 0
+	}
+	addAVX(dst, src[:len(dst)])
+	return len(dst) &^ 7
+}
+
+// vectorDot returns, for float32 operands of a product of dims d (see dotAll), a function that
+// adds the whole groups of eight products (the first d.c &^ 7 of every output, which is what it
+// returns) to the output rows [from, to); nil when there are no vector kernels or no whole group.
+// It packs rhs once, eight rows side by side, so that dot4x8 reads one product of eight outputs
+// with one load.
+func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
+	l, ok := lhs.([]float32)
+	if !ok || !useAVX2 || d.c < 8 {
+		return nil
+	}
+	r, o := rhs.([]float32), out.([]float32)
+	whole := d.c &^ 7
+	blocks := (d.n + 7) / 8
+	packed := make([]float32, d.batch*blocks*whole*8)
+	for b := range d.batch {
+		for j := range d.n {
+			row := r[(b*d.n+j)*d.c:]
+			dst := packed[(b*blocks+j/8)*whole*8+j%8:]
+			for k := range whole {
+				dst[k*8] = row[k]
+			}
+		}
+	}
+	return func(from, to int) int {
+		var tileA []float32
+		var tileOut [4 * 8]float32
+		for r0 := from; r0 < to; {
+			rows := min(4, to-r0, d.m-r0%d.m) // the tile stays within one batch
+			b := r0 / d.m
+			a, lda := l[r0*d.c:], d.c
+			if rows < 4 {
+				if tileA == nil {
+					tileA = make([]float32, 4*d.c)
+				}
+				copy(tileA, l[r0*d.c:(r0+rows)*d.c])
+				a = tileA
+			}
+			for jb := range blocks {
+				bt := &packed[(b*blocks+jb)*whole*8]
+				cols := min(8, d.n-jb*8)
+				if rows == 4 && cols == 8 {
+					dot4x8(&a[0], uintptr(lda*4), bt, &o[r0*d.n+jb*8], uintptr(d.n*4), whole/8)
+					continue
+				}
+				for i := range rows {
+					copy(tileOut[i*8:i*8+cols], o[(r0+i)*d.n+jb*8:])
+				}
+				dot4x8(&a[0], uintptr(lda*4), bt, &tileOut[0], 32, whole/8)
+				for i := range rows {
+					copy(o[(r0+i)*d.n+jb*8:(r0+i)*d.n+jb*8+cols], tileOut[i*8:])
+				}
+			}
+			r0 += rows
+		}
+		return whole
+	}
+}

@@ -1,0 +1,147 @@
+#include "textflag.h"
+
+// func mulAVX(out, a, b []float32)
+// out[i] = a[i] * b[i] for i < len(out) &^ 7.
+TEXT ·mulAVX(SB), NOSPLIT, $0-72
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	SHRQ $3, CX
+	JZ   mulDone
+
+mulLoop:
+	VMOVUPS (SI), Y0
+	VMULPS  (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     mulLoop
+
+mulDone:
+	VZEROUPPER
+	RET
+
+// func mulScalarAVX(out, a []float32, c float32)
+// out[i] = a[i] * c for i < len(out) &^ 7.
+TEXT ·mulScalarAVX(SB), NOSPLIT, $0-52
+	MOVQ         out_base+0(FP), DI
+	MOVQ         out_len+8(FP), CX
+	MOVQ         a_base+24(FP), SI
+	VBROADCASTSS c+48(FP), Y1
+	SHRQ         $3, CX
+	JZ           mulScalarDone
+
+mulScalarLoop:
+	VMOVUPS (SI), Y0
+	VMULPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     mulScalarLoop
+
+mulScalarDone:
+	VZEROUPPER
+	RET
+
+// func addAVX(dst, src []float32)
+// dst[i] += src[i] for i < len(dst) &^ 7.
+TEXT ·addAVX(SB), NOSPLIT, $0-48
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), CX
+	MOVQ src_base+24(FP), SI
+	SHRQ $3, CX
+	JZ   addDone
+
+addLoop:
+	VMOVUPS (DI), Y0
+	VADDPS  (SI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     addLoop
+
+addDone:
+	VZEROUPPER
+	RET
+
+// dotStep adds product k (byte offset off in each lhs row, boff in the packed rhs) of a group of
+// eight to the group sums Y4-Y7 of the four rows: Y4 += a0[k] * bt[k], and so on.
+#define dotStep(off, boff) \
+	VMOVUPS      boff(CX), Y8; \
+	VBROADCASTSS off(AX), Y9; \
+	VMULPS       Y8, Y9, Y9; \
+	VADDPS       Y9, Y4, Y4; \
+	VBROADCASTSS off(R8), Y10; \
+	VMULPS       Y8, Y10, Y10; \
+	VADDPS       Y10, Y5, Y5; \
+	VBROADCASTSS off(R9), Y11; \
+	VMULPS       Y8, Y11, Y11; \
+	VADDPS       Y11, Y6, Y6; \
+	VBROADCASTSS off(R10), Y12; \
+	VMULPS       Y8, Y12, Y12; \
+	VADDPS       Y12, Y7, Y7
+
+// func dot4x8(a *float32, lda uintptr, bt *float32, out *float32, ldo uintptr, groups int)
+// For four lhs rows (a, a+lda, … bytes apart) and eight rhs rows packed as bt [8·groups][8], adds
+// to the 4 × 8 outputs (rows ldo bytes apart) each group of eight products, summed left to right.
+TEXT ·dot4x8(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), AX
+	MOVQ lda+8(FP), BX
+	MOVQ bt+16(FP), CX
+	MOVQ out+24(FP), DX
+	MOVQ ldo+32(FP), SI
+	MOVQ groups+40(FP), DI
+	LEAQ (AX)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	LEAQ (DX)(SI*1), R11
+	LEAQ (R11)(SI*1), R12
+	LEAQ (R12)(SI*1), R13
+	VMOVUPS (DX), Y0
+	VMOVUPS (R11), Y1
+	VMOVUPS (R12), Y2
+	VMOVUPS (R13), Y3
+	TESTQ   DI, DI
+	JZ      dotDone
+
+dotLoop:
+	VMOVUPS      (CX), Y8
+	VBROADCASTSS (AX), Y4
+	VMULPS       Y8, Y4, Y4
+	VBROADCASTSS (R8), Y5
+	VMULPS       Y8, Y5, Y5
+	VBROADCASTSS (R9), Y6
+	VMULPS       Y8, Y6, Y6
+	VBROADCASTSS (R10), Y7
+	VMULPS       Y8, Y7, Y7
+	dotStep(4, 32)
+	dotStep(8, 64)
+	dotStep(12, 96)
+	dotStep(16, 128)
+	dotStep(20, 160)
+	dotStep(24, 192)
+	dotStep(28, 224)
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	ADDQ   $32, AX
+	ADDQ   $32, R8
+	ADDQ   $32, R9
+	ADDQ   $32, R10
+	ADDQ   $256, CX
+	DECQ   DI
+	JNZ    dotLoop
+
+dotDone:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, (R11)
+	VMOVUPS Y2, (R12)
+	VMOVUPS Y3, (R13)
+	VZEROUPPER
+	RET
