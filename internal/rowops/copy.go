@@ -1,6 +1,7 @@
 package rowops
 
 import (
+	"math"
 	"reflect"
 
 	"github.com/gomlx/gomlx/backends/simplego"
@@ -114,6 +115,10 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 		switch step {
 		case 0:
 			v := src[from]
+			if allZeroBits(v) { // Zeros and ZerosLike: clear is a vector loop
+				clear(row)
+				return
+			}
 			for k := range row {
 				row[k] = v
 			}
@@ -149,4 +154,19 @@ func walkRows(dims, steps []int, fn func(r, at int)) {
 			index[i] = 0
 		}
 	}
+}
+
+// allZeroBits reports whether v (of one of copyable's dtypes) is all zero bits: 0, or +0 but not −0.
+func allZeroBits(v any) bool {
+	switch x := v.(type) {
+	case float32:
+		return math.Float32bits(x) == 0
+	case float64:
+		return math.Float64bits(x) == 0
+	case int32:
+		return x == 0
+	case int64:
+		return x == 0
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package rowops
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 )
 
 // copyCases cover transposes of rank 2 to 4 and broadcasts along leading, trailing, inner and all
-// axes, in float32, float64 and int32.
+// axes, in float32, float64 and int32, of zeros too (+0 is cleared, −0 copied).
 func copyCases() []rowCase {
 	rng := rand.New(rand.NewPCG(5, 6))
 	ints := make([]int32, 2*3*4*5)
@@ -35,8 +36,12 @@ func copyCases() []rowCase {
 		{"broadcast [4, 5] to [2, 4, 3, 5] (new leading and inner axes)", func(in []*Node) *Node {
 			return ExpandAndBroadcast(in[0], []int{2, 4, 3, 5}, []int{0, 2})
 		}, []any{random[float32](rng, 4, 5)}},
-		{"implicit broadcast in a product [30, 1] x [30, 8]", func(in []*Node) *Node { return Mul(in[0], in[1]) },
-			[]any{random[float32](rng, 30, 1), random[float32](rng, 30, 8)}},
+		{"zeros like [50, 9] float32 (cleared)", func(in []*Node) *Node { return ZerosLike(in[0]) }, []any{random[float32](rng, 50, 9)}},
+		{"zeros like [50, 9] float64 and int32", func(in []*Node) *Node {
+			return Concatenate([]*Node{ZerosLike(in[0]), ConvertDType(ZerosLike(in[1]), in[0].DType())}, 0)
+		}, []any{random[float64](rng, 50, 9), tensors.FromFlatDataAndDimensions(make([]int32, 9), 1, 9)}},
+		{"broadcast −0 to [6, 7] (keeps its sign)", func(in []*Node) *Node { return BroadcastToDims(in[0], 6, 7) },
+			[]any{float32(math.Copysign(0, -1))}},
 	}
 }
 

@@ -58,8 +58,10 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 		}
 		xs, scale, out := dataOf(backend, x).([]float32), dataOf(backend, s).([]float32), dataOf(backend, output).([]float32)
 		width := len(xs) / len(scale)
-		for r, c := range scale {
-			scaleRow(out[r*width:(r+1)*width], xs[r*width:(r+1)*width], c)
+		if !scaleRowsVec(out, xs, scale, width) {
+			for r, c := range scale {
+				scaleRow(out[r*width:(r+1)*width], xs[r*width:(r+1)*width], c)
+			}
 		}
 		return output, nil
 	}

@@ -3,8 +3,11 @@ package rowops
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/graph"
 	. "github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
@@ -40,3 +43,28 @@ func mulCases() []rowCase {
 // TestMulMatchesSimplego checks that every Mul case gives bit-identical values with our executor
 // and with simplego's.
 func TestMulMatchesSimplego(t *testing.T) { matchSimplego(t, mulCases()) }
+
+// TestMulVJPMatchesGoMLX checks that the gradient of a product with rows scaled by a column (on
+// either side, rank 2 and 3) is bit-identical with our Mul gradient and with GoMLX's.
+func TestMulVJPMatchesGoMLX(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	backend, err := simplego.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grads := func(in []*Node) []*Node {
+		loss := ReduceAllSum(Add(Square(Mul(in[0], in[1])), Mul(in[3], Mul(in[2], in[0]))))
+		return Gradient(loss, in[0], in[2])
+	}
+	inputs := []any{random[float32](rng, 37, 19), random[float32](rng, 37, 1), random[float32](rng, 37, 1), random[float32](rng, 37, 19)}
+	got := MustExecOnceN(backend, grads, inputs...)
+	graph.VJPRegistration[graph.NodeTypeMul] = gomlxMulVJP
+	defer func() { graph.VJPRegistration[graph.NodeTypeMul] = mulVJP }()
+	want := MustExecOnceN(backend, grads, inputs...)
+	for i := range got {
+		g, w := tensors.MustCopyFlatData[float32](got[i]), tensors.MustCopyFlatData[float32](want[i])
+		if !slices.EqualFunc(g, w, func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }) {
+			t.Errorf("gradient %d differs from GoMLX's:\n got %v\nwant %v", i, got[i], want[i])
+		}
+	}
+}

@@ -10,9 +10,11 @@
 // ReduceMax of float32/float64 a row at a time (reduce.go), where simplego walks an index
 // iterator per element.
 //
-// On amd64 with AVX2, float32 products, row sums and dot products run in vector kernels
-// (vec_amd64.s): eight lanes of the same multiplications and additions, in the same order per
-// element, never fused (no FMA); elsewhere portable loops do the same work.
+// On amd64 with AVX2 the float32 work runs in vector kernels (vec_amd64.s): row gathers and row
+// sums by int32 indices, products, row scalings and dot products, each a whole op in one call
+// (rows of 16 floats made per-row calls cost more than the arithmetic), with eight lanes of the
+// same multiplications and additions in the same order per element, never fused (no FMA);
+// elsewhere portable loops do the same work.
 //
 // Importing the package registers its executors in simplego with the backend's "user override"
 // priority (simplego's registration hook and the generic executors, which are unexported, are
@@ -21,6 +23,8 @@
 // to simplego's own executor.
 // The executors compute exactly what simplego's do, in the same order of additions, so results
 // are bit-identical (rowops_test.go, dot_test.go, mul_test.go, copy_test.go, reduce_test.go).
+// The package also replaces GoMLX's gradient of Mul where one operand scales the rows of the other
+// (vjp.go), so that the gradient scales rows too instead of first broadcasting the column.
 package rowops
 
 import (

@@ -40,7 +40,8 @@ const (
 )
 
 // applyRows runs op on dst and src, flat []float32 or []float64 of the same type, by idx, []int32
-// or []int64 (see supported).
+// or []int64 (see supported): float32 rows by int32 indices in the vector kernels where there are
+// some (rowsVec), the rest in loops.
 func applyRows(op rowOp, dst, src, idx any) {
 	switch d := dst.(type) {
 	case []float32:
@@ -60,6 +61,16 @@ func applyRowsOf[T float32 | float64](op rowOp, dst, src []T, idx any) {
 }
 
 func applyRowsBy[T float32 | float64, I int32 | int64](op rowOp, dst, src []T, idx []I) {
+	if len(idx) == 0 {
+		return
+	}
+	width := len(src) / len(idx) // the updates' rows (scatter-add)
+	if op == gatherOp {
+		width = len(dst) / len(idx)
+	}
+	if rowsVec(op, any(dst), any(src), any(idx), width) {
+		return
+	}
 	if op == gatherOp {
 		gatherRowsBy(dst, src, idx)
 	} else {
@@ -89,32 +100,13 @@ func scatterAddRowsBy[T float32 | float64, I int32 | int64](out, updates []T, id
 	}
 	width := len(updates) / len(idx)
 	numRows := len(out) / width
-	add := addRowFunc[T]()
 	for i, j := range idx {
 		if j < 0 || int(j) >= numRows {
 			continue
 		}
-		add(out[int(j)*width:(int(j)+1)*width], updates[i*width:(i+1)*width])
-	}
-}
-
-// addRowFunc returns the function that adds src to dst element by element (both of one length):
-// for float32 the vector kernel where there is one (addVec), then a loop.
-func addRowFunc[T float32 | float64]() func(dst, src []T) {
-	var add any = addRow[T]
-	if _, ok := add.(func(dst, src []float32)); ok {
-		add = func(dst, src []float32) {
-			k := addVec(dst, src)
-			addRow(dst[k:], src[k:])
+		dst, src := out[int(j)*width:(int(j)+1)*width], updates[i*width:(i+1)*width]
+		for k := range dst {
+			dst[k] += src[k]
 		}
-	}
-	return add.(func(dst, src []T))
-}
-
-// addRow adds src to dst element by element.
-func addRow[T float32 | float64](dst, src []T) {
-	src = src[:len(dst)]
-	for k := range dst {
-		dst[k] += src[k]
 	}
 }

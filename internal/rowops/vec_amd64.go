@@ -16,10 +16,22 @@ func mulAVX(out, a, b []float32)
 //go:noescape
 func mulScalarAVX(out, a []float32, c float32)
 
-// addAVX adds src[i] to dst[i] for i < len(dst) &^ 7 (src at least as long).
+// scatterAddRows32 adds row i of updates to row idx[i] of out, in the order of idx, skipping
+// indices outside out's rows (rows of width > 0 floats).
 //
 //go:noescape
-func addAVX(dst, src []float32)
+func scatterAddRows32(out, updates []float32, idx []int32, width int)
+
+// gatherRows32 copies row idx[i] of src, clamped to src's rows (at least one), into row i of out
+// (rows of width > 0 floats).
+//
+//go:noescape
+func gatherRows32(out, src []float32, idx []int32, width int)
+
+// scaleRows32 sets row r of out to row r of x times scale[r] (rows of width floats); out may be x.
+//
+//go:noescape
+func scaleRows32(out, x, scale []float32, width int)
 
 // dot4x8 adds to a 4 × 8 tile of outputs (rows ldo bytes apart, from out) the groups of eight
 // products of four lhs rows (lda bytes apart, from a) and eight rhs rows packed as bt
@@ -46,13 +58,38 @@ func mulScalarVec(out, a []float32, c float32) int {
 	return len(out) &^ 7
 }
 
-// addVec adds src[i] to dst[i] for a prefix of dst and returns its length.
-func addVec(dst, src []float32) int {
-	if !useAVX2 {
-		return 0
+// rowsVec runs op (see applyRows) with the vector kernels for float32 rows of width floats by
+// int32 indices, and reports whether it did (false for other types, without AVX2, or when src
+// has no rows).
+func rowsVec(op rowOp, dst, src, idx any, width int) bool {
+	d, ok1 := dst.([]float32)
+	s, ok2 := src.([]float32)
+	ix, ok3 := idx.([]int32)
+	if !useAVX2 || !ok1 || !ok2 || !ok3 || width <= 0 {
+		return false
 	}
-	addAVX(dst, src[:len(dst)])
-	return len(dst) &^ 7
+	if op == gatherOp {
+		if len(s) < width || len(d) < len(ix)*width {
+			return false
+		}
+		gatherRows32(d, s, ix, width)
+		return true
+	}
+	if len(s) < len(ix)*width {
+		return false
+	}
+	scatterAddRows32(d, s, ix, width)
+	return true
+}
+
+// scaleRowsVec sets row r of out to row r of x times scale[r] (rows of width floats) and reports
+// whether it did (false without AVX2).
+func scaleRowsVec(out, x, scale []float32, width int) bool {
+	if !useAVX2 || len(out) < len(scale)*width || len(x) < len(scale)*width {
+		return false
+	}
+	scaleRows32(out, x, scale, width)
+	return true
 }
 
 // vectorDot returns, for float32 operands of a product of dims d (see dotAll), a function that

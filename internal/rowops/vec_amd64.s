@@ -47,28 +47,6 @@ mulScalarDone:
 	VZEROUPPER
 	RET
 
-// func addAVX(dst, src []float32)
-// dst[i] += src[i] for i < len(dst) &^ 7.
-TEXT ·addAVX(SB), NOSPLIT, $0-48
-	MOVQ dst_base+0(FP), DI
-	MOVQ dst_len+8(FP), CX
-	MOVQ src_base+24(FP), SI
-	SHRQ $3, CX
-	JZ   addDone
-
-addLoop:
-	VMOVUPS (DI), Y0
-	VADDPS  (SI), Y0, Y0
-	VMOVUPS Y0, (DI)
-	ADDQ    $32, SI
-	ADDQ    $32, DI
-	DECQ    CX
-	JNZ     addLoop
-
-addDone:
-	VZEROUPPER
-	RET
-
 // dotStep adds product k (byte offset off in each lhs row, boff in the packed rhs) of a group of
 // eight to the group sums Y4-Y7 of the four rows: Y4 += a0[k] * bt[k], and so on.
 #define dotStep(off, boff) \
@@ -143,5 +121,196 @@ dotDone:
 	VMOVUPS Y1, (R11)
 	VMOVUPS Y2, (R12)
 	VMOVUPS Y3, (R13)
+	VZEROUPPER
+	RET
+
+// func scatterAddRows32(out, updates []float32, idx []int32, width int)
+// For each i in order, adds row i of updates (width floats) to row idx[i] of out, skipping
+// indices outside out's rows; width > 0.
+TEXT ·scatterAddRows32(SB), NOSPLIT, $0-80
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), AX
+	MOVQ updates_base+24(FP), SI
+	MOVQ idx_base+48(FP), BX
+	MOVQ idx_len+56(FP), CX
+	MOVQ width+72(FP), R8
+	XORQ DX, DX
+	DIVQ R8                     // AX = rows of out
+	MOVQ AX, R9
+	MOVQ R8, R10
+	SHRQ $3, R10                // groups of eight per row
+	MOVQ R8, R11
+	ANDQ $7, R11                // the rest
+	MOVQ R8, R12
+	SHLQ $2, R12                // bytes per row
+	TESTQ CX, CX
+	JZ   scatterDone
+
+scatterRow:
+	MOVLQSX (BX), AX
+	CMPQ    AX, R9
+	JAE     scatterNext         // unsigned: negative or past the last row
+	IMULQ   R12, AX
+	LEAQ    (DI)(AX*1), R13
+	MOVQ    SI, R14
+	MOVQ    R10, DX
+	TESTQ   DX, DX
+	JZ      scatterTail
+
+scatterVec:
+	VMOVUPS (R13), Y0
+	VADDPS  (R14), Y0, Y0
+	VMOVUPS Y0, (R13)
+	ADDQ    $32, R13
+	ADDQ    $32, R14
+	DECQ    DX
+	JNZ     scatterVec
+
+scatterTail:
+	MOVQ  R11, DX
+	TESTQ DX, DX
+	JZ    scatterNext
+
+scatterScalar:
+	VMOVSS (R13), X0
+	VADDSS (R14), X0, X0
+	VMOVSS X0, (R13)
+	ADDQ   $4, R13
+	ADDQ   $4, R14
+	DECQ   DX
+	JNZ    scatterScalar
+
+scatterNext:
+	ADDQ R12, SI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  scatterRow
+
+scatterDone:
+	VZEROUPPER
+	RET
+
+// func gatherRows32(out, src []float32, idx []int32, width int)
+// Copies row idx[i] of src (clamped to its rows) into row i of out, width floats each; src holds
+// at least one row, width > 0.
+TEXT ·gatherRows32(SB), NOSPLIT, $0-80
+	MOVQ out_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), AX
+	MOVQ idx_base+48(FP), BX
+	MOVQ idx_len+56(FP), CX
+	MOVQ width+72(FP), R8
+	XORQ DX, DX
+	DIVQ R8
+	DECQ AX
+	MOVQ AX, R9                 // last row of src
+	MOVQ R8, R10
+	SHRQ $3, R10
+	MOVQ R8, R11
+	ANDQ $7, R11
+	MOVQ R8, R12
+	SHLQ $2, R12
+	TESTQ CX, CX
+	JZ   gatherDone
+
+gatherRow:
+	MOVLQSX (BX), AX
+	CMPQ    AX, $0
+	JGE     gatherLow
+	XORQ    AX, AX
+
+gatherLow:
+	CMPQ AX, R9
+	JLE  gatherHigh
+	MOVQ R9, AX
+
+gatherHigh:
+	IMULQ R12, AX
+	LEAQ  (SI)(AX*1), R14
+	MOVQ  R10, DX
+	TESTQ DX, DX
+	JZ    gatherTail
+
+gatherVec:
+	VMOVUPS (R14), Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, R14
+	ADDQ    $32, DI
+	DECQ    DX
+	JNZ     gatherVec
+
+gatherTail:
+	MOVQ  R11, DX
+	TESTQ DX, DX
+	JZ    gatherNext
+
+gatherScalar:
+	MOVL (R14), AX
+	MOVL AX, (DI)
+	ADDQ $4, R14
+	ADDQ $4, DI
+	DECQ DX
+	JNZ  gatherScalar
+
+gatherNext:
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  gatherRow
+
+gatherDone:
+	VZEROUPPER
+	RET
+
+// func scaleRows32(out, x, scale []float32, width int)
+// Sets row r of out (width floats) to row r of x times scale[r], for every r of scale; out may
+// be x.
+TEXT ·scaleRows32(SB), NOSPLIT, $0-80
+	MOVQ out_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ scale_base+48(FP), BX
+	MOVQ scale_len+56(FP), CX
+	MOVQ width+72(FP), R8
+	MOVQ R8, R10
+	SHRQ $3, R10
+	MOVQ R8, R11
+	ANDQ $7, R11
+	TESTQ CX, CX
+	JZ   scaleDone
+
+scaleRow:
+	VBROADCASTSS (BX), Y1
+	MOVQ         R10, DX
+	TESTQ        DX, DX
+	JZ           scaleTail
+
+scaleVec:
+	VMOVUPS (SI), Y0
+	VMULPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    DX
+	JNZ     scaleVec
+
+scaleTail:
+	MOVQ  R11, DX
+	TESTQ DX, DX
+	JZ    scaleNext
+
+scaleScalar:
+	VMOVSS (SI), X0
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ   $4, SI
+	ADDQ   $4, DI
+	DECQ   DX
+	JNZ    scaleScalar
+
+scaleNext:
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  scaleRow
+
+scaleDone:
 	VZEROUPPER
 	RET
