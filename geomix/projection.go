@@ -2,7 +2,6 @@ package geomix
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -56,7 +55,7 @@ func FeatureInputs(m *datasets.CSR, dense bool) []*tensors.Tensor {
 		}
 	}
 	return []*tensors.Tensor{tensors.FromFlatDataAndDimensions(rows, nnz, 1), tensors.FromFlatDataAndDimensions(cols, nnz, 1),
-		tensors.FromFlatDataAndDimensions(slices.Clone(m.Values), nnz, 1)}
+		tensors.FromFlatDataAndDimensions(m.Values, nnz, 1)}
 }
 
 // NewFeatures wraps the nodes fed from FeatureInputs as Features [numRows, numCols]: two float
@@ -147,8 +146,8 @@ func (x *Features) ProjectBlocks(ws []*Node) []*Node {
 }
 
 // Project returns X W [N, H] for a dense weight w [F, H]. Sparse: every non-zero gathers its row of
-// w, scaled by its value, and the products are summed into
-// their rows; the gradient with respect to w is a ScatterSum of NNZ rows. Dense: a matrix product
+// w, scaled by its value, and the products are summed into their rows; the gradient with respect
+// to w is a ScatterSum of NNZ rows. Dense: a matrix product
 // whose gradient with respect to w is Xᵀ v. Neither ever materialises an [N, F, H] product.
 func (x *Features) Project(w *Node) *Node {
 	if w.Rank() != 2 || w.Shape().Dim(0) != x.NumCols {

@@ -21,7 +21,7 @@ func simplegoBinaryOutput(backend *simplego.Backend, inputs []*simplego.Buffer, 
 
 // mul is the Mul executor for float32 operands of one shape, one of them a single element, or one
 // of them a column [R, 1, …] scaling the rows of the other [R, D…] (graph.Mul's implicit broadcast
-// of a message weight [E, 1] over messages [E, D]): the vector kernels of mulVec and mulScalarVec
+// of a message weight [E, 1] over messages [E, D]): the vector kernels of mulVec and scaleRowsVec
 // where there are some, loops for the rest. Every product is one rounding, so the results are
 // simplego's. Other dtypes and broadcasts go to simplego's executor.
 func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
@@ -29,43 +29,39 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 	if lhsShape.DType != dtypes.Float32 {
 		return simplegoMul(backend, node, inputs, inputsOwned)
 	}
-	switch {
-	case lhsShape.Equal(rhsShape) || lhsShape.Size() == 1 || rhsShape.Size() == 1:
+	if lhsShape.Equal(rhsShape) || lhsShape.Size() == 1 || rhsShape.Size() == 1 {
 		lhsBuf, rhsBuf, output, lhsIs1, rhsIs1 := simplegoBinaryOutput(backend, inputs, inputsOwned, nodeShape(node, dtypes.Float32))
 		if lhsIs1 && !rhsIs1 {
 			lhsBuf, rhsBuf = rhsBuf, lhsBuf
 		}
 		lhs, rhs, out := dataOf(backend, lhsBuf).([]float32), dataOf(backend, rhsBuf).([]float32), dataOf(backend, output).([]float32)
-		if len(rhs) == 1 {
-			scaleRow(out, lhs, rhs[0])
+		if len(rhs) == 1 { // one row scaled by one value
+			scaleRows(out, lhs, rhs, len(out))
 			return output, nil
 		}
 		for i := mulVec(out, lhs, rhs); i < len(out); i++ {
 			out[i] = lhs[i] * rhs[i]
 		}
 		return output, nil
-	case scalesRows(lhsShape, rhsShape) || scalesRows(rhsShape, lhsShape):
-		xi := 0
-		if !scalesRows(lhsShape, rhsShape) {
-			xi = 1
-		}
-		x, s := inputs[xi], inputs[1-xi]
-		output := x
-		if inputsOwned[xi] {
-			inputs[xi] = nil // simplego's convention: the consumed input is cleared
-		} else {
-			output = backend.NewBuffer(nodeShape(node, dtypes.Float32))
-		}
-		xs, scale, out := dataOf(backend, x).([]float32), dataOf(backend, s).([]float32), dataOf(backend, output).([]float32)
-		width := len(xs) / len(scale)
-		if !scaleRowsVec(out, xs, scale, width) {
-			for r, c := range scale {
-				scaleRow(out[r*width:(r+1)*width], xs[r*width:(r+1)*width], c)
-			}
-		}
-		return output, nil
 	}
-	return simplegoMul(backend, node, inputs, inputsOwned)
+	xi := 0 // the operand whose rows the other scales
+	switch {
+	case scalesRows(lhsShape, rhsShape):
+	case scalesRows(rhsShape, lhsShape):
+		xi = 1
+	default:
+		return simplegoMul(backend, node, inputs, inputsOwned)
+	}
+	x, s := inputs[xi], inputs[1-xi]
+	output := x
+	if inputsOwned[xi] {
+		inputs[xi] = nil // simplego's convention: the consumed input is cleared
+	} else {
+		output = backend.NewBuffer(nodeShape(node, dtypes.Float32))
+	}
+	xs, scale, out := dataOf(backend, x).([]float32), dataOf(backend, s).([]float32), dataOf(backend, output).([]float32)
+	scaleRows(out, xs, scale, len(xs)/len(scale))
+	return output, nil
 }
 
 // scalesRows reports whether column, of x's rank, has x's dimensions on its leading axes and 1 on
@@ -87,9 +83,15 @@ func scalesRows(x, column shapes.Shape) bool {
 	return true
 }
 
-// scaleRow sets out[i] = x[i] · c.
-func scaleRow(out, x []float32, c float32) {
-	for i := mulScalarVec(out, x, c); i < len(out); i++ {
-		out[i] = x[i] * c
+// scaleRows sets row r of out to row r of x times scale[r] (rows of width floats; out may be x):
+// the vector kernel where there is one, else a loop.
+func scaleRows(out, x, scale []float32, width int) {
+	if scaleRowsVec(out, x, scale, width) {
+		return
+	}
+	for r, c := range scale {
+		for i := r * width; i < (r+1)*width; i++ {
+			out[i] = x[i] * c
+		}
 	}
 }

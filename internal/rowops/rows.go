@@ -45,6 +45,9 @@ const (
 func applyRows(op rowOp, dst, src, idx any) {
 	switch d := dst.(type) {
 	case []float32:
+		if ix, ok := idx.([]int32); ok && rowsVec(op, d, src.([]float32), ix) {
+			return
+		}
 		applyRowsOf(op, d, src.([]float32), idx)
 	case []float64:
 		applyRowsOf(op, d, src.([]float64), idx)
@@ -61,16 +64,6 @@ func applyRowsOf[T float32 | float64](op rowOp, dst, src []T, idx any) {
 }
 
 func applyRowsBy[T float32 | float64, I int32 | int64](op rowOp, dst, src []T, idx []I) {
-	if len(idx) == 0 {
-		return
-	}
-	width := len(src) / len(idx) // the updates' rows (scatter-add)
-	if op == gatherOp {
-		width = len(dst) / len(idx)
-	}
-	if rowsVec(op, any(dst), any(src), any(idx), width) {
-		return
-	}
 	if op == gatherOp {
 		gatherRowsBy(dst, src, idx)
 	} else {

@@ -11,11 +11,6 @@ var useAVX2 = cpu.X86.HasAVX2
 //go:noescape
 func mulAVX(out, a, b []float32)
 
-// mulScalarAVX sets out[i] = a[i] · c for i < len(out) &^ 7 (a at least as long).
-//
-//go:noescape
-func mulScalarAVX(out, a []float32, c float32)
-
 // scatterAddRows32 adds row i of updates to row idx[i] of out, in the order of idx, skipping
 // indices outside out's rows (rows of width > 0 floats).
 //
@@ -49,36 +44,25 @@ func mulVec(out, a, b []float32) int {
 	return len(out) &^ 7
 }
 
-// mulScalarVec sets out[i] = a[i] · c for a prefix of out and returns its length.
-func mulScalarVec(out, a []float32, c float32) int {
-	if !useAVX2 {
-		return 0
-	}
-	mulScalarAVX(out, a[:len(out)], c)
-	return len(out) &^ 7
-}
-
-// rowsVec runs op (see applyRows) with the vector kernels for float32 rows of width floats by
-// int32 indices, and reports whether it did (false for other types, without AVX2, or when src
-// has no rows).
-func rowsVec(op rowOp, dst, src, idx any, width int) bool {
-	d, ok1 := dst.([]float32)
-	s, ok2 := src.([]float32)
-	ix, ok3 := idx.([]int32)
-	if !useAVX2 || !ok1 || !ok2 || !ok3 || width <= 0 {
+// rowsVec runs op (see applyRows) on float32 rows by int32 indices with the vector kernels and
+// reports whether it did (false without AVX2, without indices or when src has no whole row).
+func rowsVec(op rowOp, dst, src []float32, idx []int32) bool {
+	if !useAVX2 || len(idx) == 0 {
 		return false
 	}
 	if op == gatherOp {
-		if len(s) < width || len(d) < len(ix)*width {
+		width := len(dst) / len(idx)
+		if width == 0 || len(src) < width {
 			return false
 		}
-		gatherRows32(d, s, ix, width)
+		gatherRows32(dst, src, idx, width)
 		return true
 	}
-	if len(s) < len(ix)*width {
+	width := len(src) / len(idx) // the updates' rows
+	if width == 0 {
 		return false
 	}
-	scatterAddRows32(d, s, ix, width)
+	scatterAddRows32(dst, src, idx, width)
 	return true
 }
 

@@ -24,29 +24,6 @@ mulDone:
 	VZEROUPPER
 	RET
 
-// func mulScalarAVX(out, a []float32, c float32)
-// out[i] = a[i] * c for i < len(out) &^ 7.
-TEXT ·mulScalarAVX(SB), NOSPLIT, $0-52
-	MOVQ         out_base+0(FP), DI
-	MOVQ         out_len+8(FP), CX
-	MOVQ         a_base+24(FP), SI
-	VBROADCASTSS c+48(FP), Y1
-	SHRQ         $3, CX
-	JZ           mulScalarDone
-
-mulScalarLoop:
-	VMOVUPS (SI), Y0
-	VMULPS  Y1, Y0, Y0
-	VMOVUPS Y0, (DI)
-	ADDQ    $32, SI
-	ADDQ    $32, DI
-	DECQ    CX
-	JNZ     mulScalarLoop
-
-mulScalarDone:
-	VZEROUPPER
-	RET
-
 // dotStep adds product k (byte offset off in each lhs row, boff in the packed rhs) of a group of
 // eight to the group sums Y4-Y7 of the four rows: Y4 += a0[k] * bt[k], and so on.
 #define dotStep(off, boff) \

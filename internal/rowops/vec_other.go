@@ -6,7 +6,6 @@ package rowops
 // the portable loops of the callers do all the work.
 
 func mulVec(out, a, b []float32) int                                { return 0 }
-func mulScalarVec(out, a []float32, c float32) int                  { return 0 }
-func rowsVec(op rowOp, dst, src, idx any, width int) bool           { return false }
+func rowsVec(op rowOp, dst, src []float32, idx []int32) bool        { return false }
 func scaleRowsVec(out, x, scale []float32, width int) bool          { return false }
 func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int { return nil }
