@@ -29,7 +29,7 @@ func broadcastInDim(backend *simplego.Backend, node *simplego.Node, inputs []*si
 	if !copyable(operand.DType) {
 		return simplegoBroadcastInDim(backend, node, inputs, inputsOwned)
 	}
-	out := nodeShape(node, operand.DType)
+	out := nodeShape(node)
 	strides := rowMajorStrides(operand)
 	steps := make([]int, out.Rank())
 	for axis, outAxis := range intsData(node) { // the output axis of each operand axis
@@ -51,9 +51,10 @@ func copyable(dtype dtypes.DType) bool {
 // permutation, BroadcastInDim's output axis of each operand axis, a reduction's axes.
 func intsData(node *simplego.Node) []int { return intsOf(nodeField(node, "data").Elem()) }
 
-// nodeShape returns node's output shape, of dtype (simplego's unexported shape field).
-func nodeShape(node *simplego.Node, dtype dtypes.DType) shapes.Shape {
-	return shapes.Make(dtype, intsOf(nodeField(node, "shape").FieldByName("Dimensions"))...)
+// nodeShape returns node's output shape (simplego's unexported shape field).
+func nodeShape(node *simplego.Node) shapes.Shape {
+	shape := nodeField(node, "shape")
+	return shapes.Make(dtypes.DType(shape.FieldByName("DType").Int()), intsOf(shape.FieldByName("Dimensions"))...)
 }
 
 // intsOf reads v, a slice of integers.

@@ -23,14 +23,18 @@ func simplegoBinaryOutput(backend *simplego.Backend, inputs []*simplego.Buffer, 
 // of them a column [R, 1, …] scaling the rows of the other [R, D…] (graph.Mul's implicit broadcast
 // of a message weight [E, 1] over messages [E, D]): the vector kernels of mulVec and scaleRowsVec
 // where there are some, loops for the rest. Every product is one rounding, so the results are
-// simplego's. Other dtypes and broadcasts go to simplego's executor.
+// simplego's. Other dtypes and broadcasts go to simplego's executor. The row scaling of a fused
+// chain (fuse.go) is deferred to its row sum.
 func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	if standIn := deferScale(backend, inputs, inputsOwned); standIn != nil {
+		return standIn, nil
+	}
 	lhsShape, rhsShape := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
 	if lhsShape.DType != dtypes.Float32 {
 		return simplegoMul(backend, node, inputs, inputsOwned)
 	}
 	if lhsShape.Equal(rhsShape) || lhsShape.Size() == 1 || rhsShape.Size() == 1 {
-		lhsBuf, rhsBuf, output, lhsIs1, rhsIs1 := simplegoBinaryOutput(backend, inputs, inputsOwned, nodeShape(node, dtypes.Float32))
+		lhsBuf, rhsBuf, output, lhsIs1, rhsIs1 := simplegoBinaryOutput(backend, inputs, inputsOwned, nodeShape(node))
 		if lhsIs1 && !rhsIs1 {
 			lhsBuf, rhsBuf = rhsBuf, lhsBuf
 		}
@@ -57,7 +61,7 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 	if inputsOwned[xi] {
 		inputs[xi] = nil // simplego's convention: the consumed input is cleared
 	} else {
-		output = backend.NewBuffer(nodeShape(node, dtypes.Float32))
+		output = backend.NewBuffer(nodeShape(node))
 	}
 	xs, scale, out := dataOf(backend, x).([]float32), dataOf(backend, s).([]float32), dataOf(backend, output).([]float32)
 	scaleRows(out, xs, scale, len(xs)/len(scale))

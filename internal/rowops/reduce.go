@@ -21,7 +21,7 @@ func reduce(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.B
 	}
 	// The output's flat stride along each operand axis: 0 on the reduced axes, the output's own
 	// strides on the kept ones (as simplego's reduceOutputIterator).
-	outShape := nodeShape(node, operand.DType)
+	outShape := nodeShape(node)
 	outStrides := rowMajorStrides(outShape)
 	steps := make([]int, operand.Rank())
 	k := 0
@@ -32,7 +32,7 @@ func reduce(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.B
 		}
 	}
 	output := backend.NewBuffer(outShape)
-	isMax := backends.OpType(nodeField(node, "opType").Int()) == backends.OpTypeReduceMax
+	isMax := opType(node) == backends.OpTypeReduceMax
 	switch out := dataOf(backend, output).(type) {
 	case []float32:
 		reduceRows(out, dataOf(backend, inputs[0]).([]float32), operand.Dimensions, steps, isMax)

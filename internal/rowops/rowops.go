@@ -21,6 +21,10 @@
 // reached by go:linkname; the module is pinned in go.mod). Every Gather and ScatterSum that is not
 // of this row form, and every other op these executors do not handle (by dtype or form), is passed
 // to simplego's own executor.
+// A chain Gather → Mul by a column → ScatterSum (message passing, sparse products) whose
+// intermediate [E, D] tensors have no other use runs fused, a message at a time, without
+// materialising them (fuse.go).
+//
 // The executors compute exactly what simplego's do, in the same order of additions, so results
 // are bit-identical (rowops_test.go, dot_test.go, mul_test.go, copy_test.go, reduce_test.go).
 // The package also replaces GoMLX's gradient of Mul where one operand scales the rows of the other
@@ -116,19 +120,37 @@ func rowForm(operand, indices shapes.Shape, indexVectorAxis int, windowAxes, col
 		isRange(windowAxes, b, r-1) && isRange(collapsed, 0, 1) && isRange(indexMap, 0, 1)
 }
 
-// gather is the Gather executor: a row copy per index when the op gathers whole rows, else
-// simplego's own.
-func gather(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
-	operand, indices := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
+// gathersRows reports whether the Gather node picks whole rows of operand [N, D...] by indices
+// [..., 1] (graph.Gather(x, idx)), of dtypes the row executors handle.
+func gathersRows(node *simplego.Node, operand, indices shapes.Shape) bool {
 	p := nodeParams(node)
 	sliceSizes := ints(p, "sliceSizes")
 	whole := len(sliceSizes) == operand.Rank() && operand.Rank() >= 1 && sliceSizes[0] == 1
 	for axis := 1; whole && axis < operand.Rank(); axis++ {
 		whole = sliceSizes[axis] == operand.Dim(axis)
 	}
-	if !whole || !supported(operand.DType, indices.DType) || !rowForm(operand, indices, int(p.FieldByName("indexVectorAxis").Int()),
-		ints(p, "offsetOutputAxes"), ints(p, "collapsedSlicesAxes"), ints(p, "startIndexMap")) {
+	return whole && supported(operand.DType, indices.DType) && rowForm(operand, indices, int(p.FieldByName("indexVectorAxis").Int()),
+		ints(p, "offsetOutputAxes"), ints(p, "collapsedSlicesAxes"), ints(p, "startIndexMap"))
+}
+
+// scattersRows reports whether the ScatterSum node adds whole rows of updates into operand [N, D...]
+// by indices [..., 1] (graph.ScatterSum(x, idx, updates)), of dtypes the row executors handle.
+func scattersRows(node *simplego.Node, operand, indices shapes.Shape) bool {
+	p := nodeParams(node)
+	return supported(operand.DType, indices.DType) && rowForm(operand, indices, int(p.FieldByName("indexVectorAxis").Int()),
+		ints(p, "updateWindowAxes"), ints(p, "insertedWindowAxes"), ints(p, "scatterAxesToOperandAxes"))
+}
+
+// gather is the Gather executor: a row copy per index when the op gathers whole rows, else
+// simplego's own. A gather whose rows only a row scaling and a row sum use (fuse.go) is deferred to
+// the row sum.
+func gather(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	operand, indices := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
+	if !gathersRows(node, operand, indices) {
 		return simplegoGather(backend, node, inputs, inputsOwned)
+	}
+	if startsChain(node) {
+		return deferGather(backend, inputs, inputsOwned), nil
 	}
 	dims := append(indices.Clone().Dimensions[:indices.Rank()-1], operand.Dimensions[1:]...)
 	output := backend.NewBuffer(shapes.Make(operand.DType, dims...))
@@ -137,12 +159,11 @@ func gather(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.B
 }
 
 // scatterSum is the ScatterSum executor: a row sum per index, in index order, when the op adds
-// whole rows, else simplego's own.
+// whole rows, else simplego's own. Updates deferred by gather and mul (fuse.go) are made and added
+// a row at a time.
 func scatterSum(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
 	operand, indices := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
-	p := nodeParams(node)
-	if !supported(operand.DType, indices.DType) || !rowForm(operand, indices, int(p.FieldByName("indexVectorAxis").Int()), ints(p, "updateWindowAxes"),
-		ints(p, "insertedWindowAxes"), ints(p, "scatterAxesToOperandAxes")) {
+	if !scattersRows(node, operand, indices) {
 		return simplegoScatter(backend, node, inputs, inputsOwned)
 	}
 	var output *simplego.Buffer
@@ -151,6 +172,11 @@ func scatterSum(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 	} else {
 		output = backend.NewBuffer(operand)
 		reflect.Copy(reflect.ValueOf(dataOf(backend, output)), reflect.ValueOf(dataOf(backend, inputs[0])))
+	}
+	if d := takeDeferred(inputs[2]); d != nil {
+		d.addTo(backend, dataOf(backend, output).([]float32), dataOf(backend, inputs[1]).([]int32))
+		inputs[2] = nil
+		return output, nil
 	}
 	applyRows(scatterAddOp, dataOf(backend, output), dataOf(backend, inputs[2]), dataOf(backend, inputs[1]))
 	return output, nil

@@ -291,3 +291,95 @@ scaleNext:
 scaleDone:
 	VZEROUPPER
 	RET
+
+// func scaleAddRows32(out, x, scale []float32, src, dst []int32, width int)
+// For each e < len(dst) in order, adds row src[e] of x (clamped to x's rows) times scale[e] to
+// row dst[e] of out, skipping dst outside out's rows; width floats per row, width > 0, x holds
+// at least one row. Products first (x · scale), then sums (out + product), as scaleRows32 and
+// scatterAddRows32 compute them.
+TEXT ·scaleAddRows32(SB), NOSPLIT, $0-128
+	MOVQ width+120(FP), R12
+	MOVQ out_len+8(FP), AX
+	XORQ DX, DX
+	DIVQ R12
+	MOVQ AX, R13                // rows of out
+	MOVQ x_len+32(FP), AX
+	XORQ DX, DX
+	DIVQ R12
+	DECQ AX
+	MOVQ AX, R14                // last row of x
+	MOVQ R12, R10
+	SHRQ $3, R10                // groups of eight per row
+	MOVQ R12, R11
+	ANDQ $7, R11                // the rest
+	SHLQ $2, R12                // bytes per row
+	MOVQ out_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ scale_base+48(FP), BX
+	MOVQ src_base+72(FP), R8
+	MOVQ dst_base+96(FP), R9
+	MOVQ dst_len+104(FP), CX
+	TESTQ CX, CX
+	JZ   fusedDone
+
+fusedRow:
+	MOVLQSX (R9), R15
+	CMPQ    R15, R13
+	JAE     fusedNext           // unsigned: negative or past the last row
+	IMULQ   R12, R15
+	ADDQ    DI, R15             // the output row
+	MOVLQSX (R8), AX
+	CMPQ    AX, $0
+	JGE     fusedLow
+	XORQ    AX, AX
+
+fusedLow:
+	CMPQ AX, R14
+	JLE  fusedHigh
+	MOVQ R14, AX
+
+fusedHigh:
+	IMULQ        R12, AX
+	ADDQ         SI, AX         // the row of x
+	VBROADCASTSS (BX), Y1
+	MOVQ         R10, DX
+	TESTQ        DX, DX
+	JZ           fusedTail
+
+fusedVec:
+	VMOVUPS (AX), Y0
+	VMULPS  Y1, Y0, Y0
+	VMOVUPS (R15), Y2
+	VADDPS  Y0, Y2, Y2
+	VMOVUPS Y2, (R15)
+	ADDQ    $32, AX
+	ADDQ    $32, R15
+	DECQ    DX
+	JNZ     fusedVec
+
+fusedTail:
+	MOVQ  R11, DX
+	TESTQ DX, DX
+	JZ    fusedNext
+
+fusedScalar:
+	VMOVSS (AX), X0
+	VMULSS X1, X0, X0
+	VMOVSS (R15), X2
+	VADDSS X0, X2, X2
+	VMOVSS X2, (R15)
+	ADDQ   $4, AX
+	ADDQ   $4, R15
+	DECQ   DX
+	JNZ    fusedScalar
+
+fusedNext:
+	ADDQ $4, BX
+	ADDQ $4, R8
+	ADDQ $4, R9
+	DECQ CX
+	JNZ  fusedRow
+
+fusedDone:
+	VZEROUPPER
+	RET

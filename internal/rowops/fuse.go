@@ -1,0 +1,212 @@
+package rowops
+
+import (
+	"reflect"
+	"runtime"
+	"sync"
+	"weak"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+// Message passing Â x and sparse products are a chain of three ops: Gather(x [N, D], src [E, 1])
+// makes messages [E, D], Mul scales their rows by a column w [E, 1], and ScatterSum adds them to
+// rows dst [E, 1] of its operand. simplego materialises both [E, D] tensors, three passes over
+// memory much larger than x. When a row Gather's only use is a Mul scaling its rows, and that
+// Mul's only use is a row ScatterSum's updates (float32 values, int32 indices), the chain is
+// fused: gather returns a stand-in buffer that holds x and src, mul adds w to it, and scatterSum
+// adds x[src[e]] · w[e] to row dst[e] of its output, one message at a time in the order of e. Each
+// element gets the same two roundings, the product and then the sum, in the same order, so the
+// values are the unfused ones. Uses are counted as simplego counts them (Executable.numUses), per
+// compiled builder, once.
+
+// deferredRows is a gather, and then its row scaling, that scatterSum has yet to add: messages
+// x[src[e]] · scale[e] (scale nil until mul sets it), rows of width floats.
+type deferredRows struct {
+	x, scale []float32
+	src      []int32
+	width    int
+	held     []*simplego.Buffer // taken or copied inputs and the stand-in, freed once added
+}
+
+// deferred maps each stand-in buffer to its deferred rows, from gather to scatterSum.
+var deferred sync.Map // *simplego.Buffer → *deferredRows
+
+// plans holds, per compiled simplego builder, which nodes (by index) start a fusable chain.
+var plans sync.Map // weak.Pointer[simplego.Builder] → []bool
+
+// startsChain reports whether the Gather node starts a chain Gather → Mul → ScatterSum that
+// scatterSum can run fused.
+func startsChain(node *simplego.Node) bool {
+	b := (*simplego.Builder)(nodeField(node, "builder").UnsafePointer())
+	key := weak.Make(b)
+	p, ok := plans.Load(key)
+	if !ok {
+		if p, ok = plans.LoadOrStore(key, chainStarts(b)); !ok {
+			runtime.AddCleanup(b, func(k weak.Pointer[simplego.Builder]) { plans.Delete(k) }, key)
+		}
+	}
+	return p.([]bool)[nodeIndex(node)]
+}
+
+// chainStarts marks the nodes of b that start a fusable chain, counting uses the way simplego's
+// Executable does: once per output and once per input of every node the outputs depend on.
+func chainStarts(b *simplego.Builder) []bool {
+	bv := reflect.ValueOf(b).Elem()
+	all, outputs := nodesOf(bv.FieldByName("nodes")), nodesOf(bv.FieldByName("outputs"))
+	uses, users := make([]int, len(all)), make([][]*simplego.Node, len(all))
+	var count func(n *simplego.Node)
+	count = func(n *simplego.Node) {
+		i := nodeIndex(n)
+		if uses[i]++; uses[i] == 1 {
+			for _, input := range nodeInputs(n) {
+				users[nodeIndex(input)] = append(users[nodeIndex(input)], n)
+				count(input)
+			}
+		}
+	}
+	for _, n := range outputs {
+		count(n)
+	}
+	onlyUser := func(n *simplego.Node, op backends.OpType) *simplego.Node {
+		if i := nodeIndex(n); uses[i] == 1 && len(users[i]) == 1 && opType(users[i][0]) == op {
+			return users[i][0]
+		}
+		return nil
+	}
+	starts := make([]bool, len(all))
+	for i, g := range all {
+		if opType(g) != backends.OpTypeGather {
+			continue
+		}
+		m := onlyUser(g, backends.OpTypeMul)
+		if m == nil {
+			continue
+		}
+		if s := onlyUser(m, backends.OpTypeScatterSum); s != nil {
+			starts[i] = fusable(g, m, s)
+		}
+	}
+	return starts
+}
+
+// fusable reports whether gather g, scaled by mul m and summed by scatter s (m being s's updates),
+// are of the forms the fused kernel runs: float32 rows of x [N, D...] by int32 indices [E, 1], a
+// column [E, 1...] of float32, and a row sum into an operand of x's row width.
+func fusable(g, m, s *simplego.Node) bool {
+	gIn, mIn, sIn := nodeInputs(g), nodeInputs(m), nodeInputs(s)
+	x, src, messages := nodeShape(gIn[0]), nodeShape(gIn[1]), nodeShape(g)
+	column := mIn[0]
+	if column == g {
+		column = mIn[1]
+	}
+	w := nodeShape(column)
+	operand, dst := nodeShape(sIn[0]), nodeShape(sIn[1])
+	return sIn[2] == m && x.DType == dtypes.Float32 && src.DType == dtypes.Int32 && src.Rank() == 2 &&
+		gathersRows(g, x, src) && w.DType == dtypes.Float32 && w.Size() == src.Dim(0) && scalesRows(messages, w) &&
+		operand.DType == dtypes.Float32 && dst.DType == dtypes.Int32 && dst.Rank() == 2 && dst.Dim(0) == src.Dim(0) &&
+		scattersRows(s, operand, dst) && operand.Size()/operand.Dim(0) == x.Size()/x.Dim(0)
+}
+
+// deferGather returns the stand-in for a chain's gather of rows inputs[1] of inputs[0], holding
+// both: taken when this is their last use, copied otherwise (a buffer's later uses could free it
+// before scatterSum runs).
+func deferGather(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool) *simplego.Buffer {
+	d := &deferredRows{}
+	x, src := d.hold(backend, inputs, inputsOwned, 0), d.hold(backend, inputs, inputsOwned, 1)
+	xShape := shapeOf(backend, x)
+	d.x, d.src, d.width = dataOf(backend, x).([]float32), dataOf(backend, src).([]int32), xShape.Size()/xShape.Dim(0)
+	standIn := backend.NewBuffer(shapes.Make(dtypes.Float32, 1))
+	d.held = append(d.held, standIn)
+	deferred.Store(standIn, d)
+	return standIn
+}
+
+// deferScale adds the row scaling to a chain's stand-in when one of the Mul's inputs is one, and
+// returns it as the Mul's output; nil otherwise.
+func deferScale(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool) *simplego.Buffer {
+	for i, in := range inputs {
+		v, ok := deferred.Load(in)
+		if !ok {
+			continue
+		}
+		d := v.(*deferredRows)
+		d.scale = dataOf(backend, d.hold(backend, inputs, inputsOwned, 1-i)).([]float32)
+		inputs[i] = nil // consumed: it is the output
+		return in
+	}
+	return nil
+}
+
+// takeDeferred returns and forgets the deferred rows of a stand-in, nil for any other buffer.
+func takeDeferred(buf *simplego.Buffer) *deferredRows {
+	if v, ok := deferred.LoadAndDelete(buf); ok {
+		return v.(*deferredRows)
+	}
+	return nil
+}
+
+// hold keeps inputs[i] for later: the buffer itself when owned (cleared from inputs, simplego's
+// convention), else a copy.
+func (d *deferredRows) hold(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, i int) *simplego.Buffer {
+	buf := inputs[i]
+	if inputsOwned[i] {
+		inputs[i] = nil
+	} else {
+		buf = backend.NewBuffer(shapeOf(backend, inputs[i]))
+		reflect.Copy(reflect.ValueOf(dataOf(backend, buf)), reflect.ValueOf(dataOf(backend, inputs[i])))
+	}
+	d.held = append(d.held, buf)
+	return buf
+}
+
+// addTo adds the messages to rows dst of out (rows of d.width floats) and frees what d holds.
+func (d *deferredRows) addTo(backend *simplego.Backend, out []float32, dst []int32) {
+	scaleAddRows(out, d.x, d.scale, d.src, dst, d.width)
+	for _, buf := range d.held {
+		_ = backend.BufferFinalize(buf) // pooled buffers of this execution: cannot fail
+	}
+}
+
+// scaleAddRows adds row src[e] of x (clamped to x's rows, as Gather does) times scale[e] to row
+// dst[e] of out, in the order of e, skipping dst outside out's rows (as ScatterSum does); rows of
+// width floats. The vector kernel where there is one, else a loop.
+func scaleAddRows(out, x, scale []float32, src, dst []int32, width int) {
+	if scaleAddRowsVec(out, x, scale, src, dst, width) {
+		return
+	}
+	rows, last := len(out)/width, len(x)/width-1
+	for e, j := range dst {
+		if j < 0 || int(j) >= rows {
+			continue
+		}
+		row, c := min(max(int(src[e]), 0), last), scale[e]
+		o, r := out[int(j)*width:(int(j)+1)*width], x[row*width:(row+1)*width]
+		for k := range o {
+			o[k] += float32(r[k] * c) // the conversion rounds the product: never fused into an FMA
+		}
+	}
+}
+
+// nodesOf reads v, a []*simplego.Node field of simplego's unexported structs.
+func nodesOf(v reflect.Value) []*simplego.Node {
+	out := make([]*simplego.Node, v.Len())
+	for i := range out {
+		out[i] = (*simplego.Node)(v.Index(i).UnsafePointer())
+	}
+	return out
+}
+
+// nodeInputs returns node's inputs.
+func nodeInputs(node *simplego.Node) []*simplego.Node { return nodesOf(nodeField(node, "inputs")) }
+
+// nodeIndex returns node's index in its builder.
+func nodeIndex(node *simplego.Node) int { return int(nodeField(node, "builderIdx").Int()) }
+
+// opType returns node's op.
+func opType(node *simplego.Node) backends.OpType {
+	return backends.OpType(nodeField(node, "opType").Int())
+}

@@ -1,0 +1,121 @@
+package rowops
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/gomlx/gomlx/backends/simplego"
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+)
+
+// propagate is message passing as geomix writes it: rows src of x weighted by w [E, 1] and summed
+// into rows dst of zeros.
+func propagate(x, src, dst, w *Node) *Node {
+	return ScatterSum(ZerosLike(x), dst, Mul(Gather(x, src), w), false, false)
+}
+
+// fuseCase is a rowCase with the number of chains its graph fuses.
+type fuseCase struct {
+	chains int
+	name   string
+	fn     func(inputs []*Node) *Node
+	inputs []any
+}
+
+// fuseCases cover the chain Gather → Mul → ScatterSum fused and its near misses, which are not:
+// rows of width 21 (the vector kernel's tail), the column on either side, x taken (its last use)
+// or copied (used again after the gather, even as the sum's operand), the gradient (the chain
+// backwards), a repeated chain, special values (NaN payloads, infinities, −0) and chains whose
+// messages or products have another use.
+func fuseCases() []fuseCase {
+	rng := rand.New(rand.NewPCG(13, 14))
+	const n, e, d = 11, 60, 21
+	xs, ws := randomRows[float32](rng, n*d), randomRows[float32](rng, e)
+	xs[5], ws[7] = math.Float32frombits(0x7fc00011), math.Float32frombits(0x7fc00022)
+	xs[30], ws[9] = float32(math.Inf(1)), float32(math.Copysign(0, -1))
+	x, w := tensors.FromFlatDataAndDimensions(xs, n, d), tensors.FromFlatDataAndDimensions(ws, e, 1)
+	src := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, e, n), e, 1)
+	dst := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, e, n), e, 1)
+	wide := random[float32](rng, n, 64)
+	in := []any{x, src, dst, w}
+	return []fuseCase{
+		{1, "propagation [11, 21] by 60 messages", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) }, in},
+		{1, "propagation of width 64", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
+			[]any{wide, src, dst, w}},
+		{1, "column on the left", func(in []*Node) *Node {
+			return ScatterSum(ZerosLike(in[0]), in[2], Mul(in[3], Gather(in[0], in[1])), false, false)
+		}, in},
+		{1, "x taken: the gather is its last use", func(in []*Node) *Node {
+			return propagate(MulScalar(in[0], 3), in[1], in[2], in[3])
+		}, in},
+		{1, "x used after the gather", func(in []*Node) *Node { return Add(propagate(in[0], in[1], in[2], in[3]), in[0]) }, in},
+		{1, "x is the sum's operand", func(in []*Node) *Node {
+			return ScatterSum(in[0], in[2], Mul(Gather(in[0], in[1]), in[3]), false, false)
+		}, in},
+		{2, "two hops", func(in []*Node) *Node {
+			return propagate(propagate(in[0], in[1], in[2], in[3]), in[1], in[2], in[3])
+		}, in},
+		{2, "gradient of a propagation", func(in []*Node) *Node {
+			return Gradient(ReduceAllSum(Square(propagate(in[0], in[1], in[2], in[3]))), in[0])[0]
+		}, in},
+		{0, "messages used twice (not fused)", func(in []*Node) *Node {
+			msgs := Gather(in[0], in[1])
+			return Add(ScatterSum(ZerosLike(in[0]), in[2], Mul(msgs, in[3]), false, false), InsertAxes(ReduceSum(msgs, 0), 0))
+		}, in},
+		{0, "products used twice (not fused)", func(in []*Node) *Node {
+			prods := Mul(Gather(in[0], in[1]), in[3])
+			return Add(ScatterSum(ZerosLike(in[0]), in[2], prods, false, false), InsertAxes(ReduceSum(prods, 0), 0))
+		}, in},
+	}
+}
+
+// TestFusedChainsMatchSimplego checks that the fused chains give simplego's values bit for bit,
+// and that no stand-in outlives its execution.
+func TestFusedChainsMatchSimplego(t *testing.T) {
+	matchSimplego(t, fusedRowCases())
+	deferred.Range(func(k, _ any) bool {
+		t.Errorf("stand-in %p left after execution", k)
+		return true
+	})
+}
+
+// TestChainStarts checks which gathers the plan fuses: the propagation's, both of two hops, the
+// forward and the backward chain of a gradient, and none whose messages or products have other
+// uses.
+func TestChainStarts(t *testing.T) {
+	backend, err := simplego.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range fuseCases() {
+		g := NewGraph(backend, "chains")
+		inputs := make([]*Node, len(c.inputs))
+		for i, v := range c.inputs {
+			inputs[i] = Parameter(g, fmt.Sprintf("in%d", i), v.(*tensors.Tensor).Shape())
+		}
+		g.Compile(c.fn(inputs))
+		b := (*simplego.Builder)(reflect.ValueOf(g).Elem().FieldByName("builder").Elem().UnsafePointer())
+		got := 0
+		for _, s := range chainStarts(b) {
+			if s {
+				got++
+			}
+		}
+		if got != c.chains {
+			t.Errorf("%s: %d chains fused, want %d", c.name, got, c.chains)
+		}
+	}
+}
+
+// fusedRowCases returns fuseCases as rowCases, for matchSimplego.
+func fusedRowCases() []rowCase {
+	var out []rowCase
+	for _, c := range fuseCases() {
+		out = append(out, rowCase{c.name, c.fn, c.inputs})
+	}
+	return out
+}
