@@ -64,8 +64,9 @@ func BenchmarkDotGeneral(b *testing.B) {
 // BenchmarkPropagation times one propagation Â x on Squirrel's sizes (2,223 nodes, 96,219
 // messages: edges both ways and self-loops; width 128): Gather the messages, weight them, sum
 // them into their nodes. The weights [E, 1] scale the messages' rows through Mul's implicit
-// broadcast, which simplego walks element by element; "broadcast" weights them as geomix did
-// before the row scaling, by the weights broadcast to [E, 128] first.
+// broadcast, which simplego walks element by element and our executors run fused with the gather
+// and the sum (fuse.go); "broadcast" weights them as geomix did before the row scaling, by the
+// weights broadcast to [E, 128] first, which our executors run as three passes.
 func BenchmarkPropagation(b *testing.B) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const e, n, d = 96219, 2223, 128
