@@ -171,10 +171,9 @@ func gatConv(ctx *context.Context, edges gatEdges, h *Node, l gatLayer) *Node {
 		return ReduceSum(Mul(perHead, BroadcastToShape(InsertAxes(a.ValueGraph(g), 0), perHead.Shape())), -1) // [N, heads]
 	}
 	alpha := gatAttention(edges, attention("att_src"), attention("att_dst"))
-	// Explicit broadcasts: the pure-Go backend's Mul walks an index iterator per element when it
-	// broadcasts, but runs a plain loop on equal shapes.
-	gathered := Gather(perHead, edges.src)                                           // [E+N, heads, width]
-	msgs := Mul(gathered, BroadcastToShape(InsertAxes(alpha, -1), gathered.Shape())) // [E+N, heads, width]
+	// The weights [E+N, heads, 1] scale the messages [E+N, heads, width] through Mul's implicit
+	// broadcast: internal/rowops runs the gather, the scaling and the sum as one fused pass.
+	msgs := Mul(Gather(perHead, edges.src), InsertAxes(alpha, -1))
 	out := ScatterSum(ZerosLike(perHead), edges.dst, msgs, false, false)
 	if l.concat {
 		out = Reshape(out, edges.numNodes, l.projWidth())

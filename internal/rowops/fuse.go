@@ -13,7 +13,8 @@ import (
 )
 
 // Message passing Â x and sparse products are a chain of three ops: Gather(x [N, D], src [E, 1])
-// makes messages [E, D], Mul scales their rows by a column w [E, 1], and ScatterSum adds them to
+// makes messages [E, D], Mul scales their rows by a column w [E, 1] (or pieces of their rows, as
+// GAT's attention [E, heads, 1] scales messages [E, heads, width]), and ScatterSum adds them to
 // rows dst [E, 1] of its operand. simplego materialises both [E, D] tensors, three passes over
 // memory much larger than x. When a row Gather's only use is a Mul scaling its rows, and that
 // Mul's only use is a row ScatterSum's updates (float32 values, int32 indices), the chain is
@@ -24,12 +25,13 @@ import (
 // compiled builder, once.
 
 // deferredRows is a gather, and then its row scaling, that scatterSum has yet to add: messages
-// x[src[e]] · scale[e] (scale nil until mul sets it), rows of width floats.
+// x[src[e]], rows of width floats, each piece of sub floats times its own scale (scale nil until
+// mul sets it).
 type deferredRows struct {
-	x, scale []float32
-	src      []int32
-	width    int
-	held     []*simplego.Buffer // taken or copied inputs and the stand-in, freed once added
+	x, scale   []float32
+	src        []int32
+	width, sub int
+	held       []*simplego.Buffer // taken or copied inputs and the stand-in, freed once added
 }
 
 // deferred maps each stand-in buffer to its deferred rows, from gather to scatterSum.
@@ -95,7 +97,8 @@ func chainStarts(b *simplego.Builder) []bool {
 
 // fusable reports whether gather g, scaled by mul m and summed by scatter s (m being s's updates),
 // are of the forms the fused kernel runs: float32 rows of x [N, D...] by int32 indices [E, 1], a
-// column [E, 1...] of float32, and a row sum into an operand of x's row width.
+// float32 column [E, D'..., 1...] scaling pieces of the messages [E, D...], and a row sum into an
+// operand of x's row width.
 func fusable(g, m, s *simplego.Node) bool {
 	gIn, mIn, sIn := nodeInputs(g), nodeInputs(m), nodeInputs(s)
 	x, src, messages := nodeShape(gIn[0]), nodeShape(gIn[1]), nodeShape(g)
@@ -106,7 +109,7 @@ func fusable(g, m, s *simplego.Node) bool {
 	w := nodeShape(column)
 	operand, dst := nodeShape(sIn[0]), nodeShape(sIn[1])
 	return sIn[2] == m && x.DType == dtypes.Float32 && src.DType == dtypes.Int32 && src.Rank() == 2 &&
-		gathersRows(g, x, src) && w.DType == dtypes.Float32 && w.Size() == src.Dim(0) && scalesRows(messages, w) &&
+		gathersRows(g, x, src) && w.DType == dtypes.Float32 && w.Dim(0) == src.Dim(0) && scalesRows(messages, w) &&
 		operand.DType == dtypes.Float32 && dst.DType == dtypes.Int32 && dst.Rank() == 2 && dst.Dim(0) == src.Dim(0) &&
 		scattersRows(s, operand, dst) && operand.Size()/operand.Dim(0) == x.Size()/x.Dim(0)
 }
@@ -135,6 +138,10 @@ func deferScale(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwne
 		}
 		d := v.(*deferredRows)
 		d.scale = dataOf(backend, d.hold(backend, inputs, inputsOwned, 1-i)).([]float32)
+		d.sub = d.width
+		if len(d.src) > 0 {
+			d.sub = d.width / (len(d.scale) / len(d.src))
+		}
 		inputs[i] = nil // consumed: it is the output
 		return in
 	}
@@ -165,28 +172,29 @@ func (d *deferredRows) hold(backend *simplego.Backend, inputs []*simplego.Buffer
 
 // addTo adds the messages to rows dst of out (rows of d.width floats) and frees what d holds.
 func (d *deferredRows) addTo(backend *simplego.Backend, out []float32, dst []int32) {
-	scaleAddRows(out, d.x, d.scale, d.src, dst, d.width)
+	scaleAddRows(out, d.x, d.scale, d.src, dst, d.width, d.sub)
 	for _, buf := range d.held {
 		_ = backend.BufferFinalize(buf) // pooled buffers of this execution: cannot fail
 	}
 }
 
-// scaleAddRows adds row src[e] of x (clamped to x's rows, as Gather does) times scale[e] to row
-// dst[e] of out, in the order of e, skipping dst outside out's rows (as ScatterSum does); rows of
-// width floats. The vector kernel where there is one, else a loop.
-func scaleAddRows(out, x, scale []float32, src, dst []int32, width int) {
-	if scaleAddRowsVec(out, x, scale, src, dst, width) {
+// scaleAddRows adds row src[e] of x (clamped to x's rows, as Gather does) to row dst[e] of out,
+// each piece of sub floats times its own scale (scale[e·width/sub + s] for piece s), in the order
+// of e, skipping dst outside out's rows (as ScatterSum does); rows of width floats. The vector
+// kernel where there is one, else a loop.
+func scaleAddRows(out, x, scale []float32, src, dst []int32, width, sub int) {
+	if scaleAddRowsVec(out, x, scale, src, dst, width, sub) {
 		return
 	}
-	rows, last := len(out)/width, len(x)/width-1
+	rows, last, pieces := len(out)/width, len(x)/width-1, width/sub
 	for e, j := range dst {
 		if j < 0 || int(j) >= rows {
 			continue
 		}
-		row, c := min(max(int(src[e]), 0), last), scale[e]
+		row := min(max(int(src[e]), 0), last)
 		o, r := out[int(j)*width:(int(j)+1)*width], x[row*width:(row+1)*width]
 		for k := range o {
-			o[k] += float32(r[k] * c) // the conversion rounds the product: never fused into an FMA
+			o[k] += float32(r[k] * scale[e*pieces+k/sub]) // the conversion rounds the product: never fused into an FMA
 		}
 	}
 }

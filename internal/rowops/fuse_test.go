@@ -40,7 +40,7 @@ func fuseCases() []fuseCase {
 	x, w := tensors.FromFlatDataAndDimensions(xs, n, d), tensors.FromFlatDataAndDimensions(ws, e, 1)
 	src := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, e, n), e, 1)
 	dst := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, e, n), e, 1)
-	wide := random[float32](rng, n, 64)
+	wide, heads := random[float32](rng, n, 64), random[float32](rng, e, 3, 1)
 	in := []any{x, src, dst, w}
 	return []fuseCase{
 		{1, "propagation [11, 21] by 60 messages", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) }, in},
@@ -62,6 +62,16 @@ func fuseCases() []fuseCase {
 		{2, "gradient of a propagation", func(in []*Node) *Node {
 			return Gradient(ReduceAllSum(Square(propagate(in[0], in[1], in[2], in[3]))), in[0])[0]
 		}, in},
+		{1, "per-head weights [E, 3, 1] on messages [E, 3, 7]", func(in []*Node) *Node {
+			x := Reshape(in[0], n, 3, 7)
+			return ScatterSum(ZerosLike(x), in[2], Mul(Gather(x, in[1]), in[4]), false, false)
+		}, append(in, heads)},
+		{2, "gradient of per-head weights and rows (GAT)", func(in []*Node) *Node {
+			x := Reshape(in[0], n, 3, 7)
+			out := ScatterSum(ZerosLike(x), in[2], Mul(Gather(x, in[1]), in[4]), false, false)
+			grads := Gradient(ReduceAllSum(Square(out)), in[0], in[4])
+			return Concatenate([]*Node{Reshape(grads[0], -1), Reshape(grads[1], -1)}, 0)
+		}, append(in, heads)},
 		{0, "messages used twice (not fused)", func(in []*Node) *Node {
 			msgs := Gather(in[0], in[1])
 			return Add(ScatterSum(ZerosLike(in[0]), in[2], Mul(msgs, in[3]), false, false), InsertAxes(ReduceSum(msgs, 0), 0))

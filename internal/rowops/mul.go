@@ -1,6 +1,7 @@
 package rowops
 
 import (
+	"slices"
 	_ "unsafe" // go:linkname
 
 	"github.com/gomlx/gomlx/backends/simplego"
@@ -19,9 +20,10 @@ func simplegoMul(backend *simplego.Backend, node *simplego.Node, inputs []*simpl
 func simplegoBinaryOutput(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, outputShape shapes.Shape) (
 	lhs, rhs, output *simplego.Buffer, lhsIsScalarOr1, rhsIsScalarOr1 bool)
 
-// mul is the Mul executor for float32 operands of one shape, one of them a single element, or one
+// mul is the Mul executor for float32 operands of one shape, one of them a single element, one
 // of them a column [R, 1, …] scaling the rows of the other [R, D…] (graph.Mul's implicit broadcast
-// of a message weight [E, 1] over messages [E, D]): the vector kernels of mulVec and scaleRowsVec
+// of a message weight [E, 1] over messages [E, D]), or one of them a row [1, D…] repeated over the
+// rows of the other [R, D…]: the vector kernels of mulVec and scaleRowsVec
 // where there are some, loops for the rest. Every product is one rounding, so the results are
 // simplego's. Other dtypes and broadcasts go to simplego's executor. The row scaling of a fused
 // chain (fuse.go) is deferred to its row sum.
@@ -48,11 +50,15 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 		}
 		return output, nil
 	}
-	xi := 0 // the operand whose rows the other scales
+	xi, rows := 0, false // the operand whose rows the other scales or multiplies
 	switch {
 	case scalesRows(lhsShape, rhsShape):
 	case scalesRows(rhsShape, lhsShape):
 		xi = 1
+	case repeatsRow(lhsShape, rhsShape):
+		rows = true
+	case repeatsRow(rhsShape, lhsShape):
+		xi, rows = 1, true
 	default:
 		return simplegoMul(backend, node, inputs, inputsOwned)
 	}
@@ -63,9 +69,28 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 	} else {
 		output = backend.NewBuffer(nodeShape(node))
 	}
-	xs, scale, out := dataOf(backend, x).([]float32), dataOf(backend, s).([]float32), dataOf(backend, output).([]float32)
-	scaleRows(out, xs, scale, len(xs)/len(scale))
+	xs, other, out := dataOf(backend, x).([]float32), dataOf(backend, s).([]float32), dataOf(backend, output).([]float32)
+	if !rows {
+		scaleRows(out, xs, other, len(xs)/len(other))
+		return output, nil
+	}
+	for r := 0; r < len(out); r += len(other) {
+		o, a, b := out[r:r+len(other)], xs[r:r+len(other)], other
+		if xi == 1 {
+			a, b = b, a // simplego multiplies lhs · rhs
+		}
+		for i := mulVec(o, a, b); i < len(o); i++ {
+			o[i] = a[i] * b[i]
+		}
+	}
 	return output, nil
+}
+
+// repeatsRow reports whether row [1, D...] is one row of x [R, D...] (R > 1), which Mul repeats
+// over x's rows (GoMLX's gradient of DotGeneral multiplies by such broadcasts).
+func repeatsRow(x, row shapes.Shape) bool {
+	return x.Rank() == row.Rank() && x.Rank() >= 1 && row.Dim(0) == 1 && x.Dim(0) > 1 &&
+		slices.Equal(x.Dimensions[1:], row.Dimensions[1:])
 }
 
 // scalesRows reports whether column, of x's rank, has x's dimensions on its leading axes and 1 on

@@ -4,8 +4,9 @@
 // gradient of that Gather), which simplego v0.26 runs one element at a time through an index
 // iterator (about 10-30 ns per element); DotGeneral of float32/float64 operands as dot products
 // of rows read in place (dot.go), where simplego first copies both operands into zero-padded
-// 32 × 32 blocks; Mul of float32 operands of one shape or with a column [R, 1] scaling the rows
-// of [R, D] (mul.go: message weights), which simplego broadcasts through an index iterator;
+// 32 × 32 blocks; Mul of float32 operands of one shape, with a column [R, 1] scaling the rows
+// of [R, D] (mul.go: message weights) or with a row [1, D] repeated over them (GoMLX's gradient of
+// DotGeneral), which simplego broadcasts through an index iterator;
 // Transpose and BroadcastInDim as strided copies of whole runs (copy.go), and ReduceSum and
 // ReduceMax of float32/float64 a row at a time (reduce.go), where simplego walks an index
 // iterator per element.
@@ -21,14 +22,17 @@
 // reached by go:linkname; the module is pinned in go.mod). Every Gather and ScatterSum that is not
 // of this row form, and every other op these executors do not handle (by dtype or form), is passed
 // to simplego's own executor.
-// A chain Gather → Mul by a column → ScatterSum (message passing, sparse products) whose
+// A chain Gather → Mul by a column → ScatterSum (message passing, sparse products, GAT's
+// attention-weighted sums) whose
 // intermediate [E, D] tensors have no other use runs fused, a message at a time, without
 // materialising them (fuse.go).
 //
 // The executors compute exactly what simplego's do, in the same order of additions, so results
 // are bit-identical (rowops_test.go, dot_test.go, mul_test.go, copy_test.go, reduce_test.go).
 // The package also replaces GoMLX's gradient of Mul where one operand scales the rows of the other
-// (vjp.go), so that the gradient scales rows too instead of first broadcasting the column.
+// (vjp.go), so that the gradient scales rows too instead of first broadcasting the column, and
+// reads fresh copies of gathered operands where it needs them (GAT's attention weights), so that
+// the fused chains keep their single uses.
 package rowops
 
 import (

@@ -28,12 +28,13 @@ func gatherRows32(out, src []float32, idx []int32, width int)
 //go:noescape
 func scaleRows32(out, x, scale []float32, width int)
 
-// scaleAddRows32 adds row src[e] of x (clamped to x's rows, at least one) times scale[e] to row
-// dst[e] of out, in the order of e, skipping dst outside out's rows (rows of width > 0 floats):
-// per element a product x·scale, then a sum out + product, each rounded.
+// scaleAddRows32 adds row src[e] of x (clamped to x's rows, at least one) to row dst[e] of out,
+// each of its pieces of sub floats times its own scale (scale[e·width/sub + s] for piece s), in
+// the order of e, skipping dst outside out's rows (rows of width > 0 floats, sub > 0 dividing
+// width): per element a product x·scale, then a sum out + product, each rounded.
 //
 //go:noescape
-func scaleAddRows32(out, x, scale []float32, src, dst []int32, width int)
+func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub int)
 
 // dot4x8 adds to a 4 × 8 tile of outputs (rows ldo bytes apart, from out) the groups of eight
 // products of four lhs rows (lda bytes apart, from a) and eight rhs rows packed as bt
@@ -85,11 +86,11 @@ func scaleRowsVec(out, x, scale []float32, width int) bool {
 
 // scaleAddRowsVec runs scaleAddRows32 and reports whether it did (false without AVX2 or without
 // a whole row of x).
-func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width int) bool {
-	if !useAVX2 || width == 0 || len(x) < width || len(scale) < len(dst) || len(src) < len(dst) {
+func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) bool {
+	if !useAVX2 || sub == 0 || width%sub != 0 || len(x) < width || len(scale) < len(dst)*(width/sub) || len(src) < len(dst) {
 		return false
 	}
-	scaleAddRows32(out, x, scale, src, dst, width)
+	scaleAddRows32(out, x, scale, src, dst, width, sub)
 	return true
 }
 

@@ -292,26 +292,31 @@ scaleDone:
 	VZEROUPPER
 	RET
 
-// func scaleAddRows32(out, x, scale []float32, src, dst []int32, width int)
-// For each e < len(dst) in order, adds row src[e] of x (clamped to x's rows) times scale[e] to
-// row dst[e] of out, skipping dst outside out's rows; width floats per row, width > 0, x holds
-// at least one row. Products first (x · scale), then sums (out + product), as scaleRows32 and
-// scatterAddRows32 compute them.
-TEXT ·scaleAddRows32(SB), NOSPLIT, $0-128
+// func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub int)
+// For each e < len(dst) in order, adds row src[e] of x (clamped to x's rows) to row dst[e] of out,
+// each of its width/sub pieces of sub floats times its own scale (scale[e·width/sub + s] for
+// piece s), skipping dst outside out's rows (their scales are skipped too); width > 0, sub > 0
+// divides it, x holds at least one row. Products first (x · scale), then sums (out + product), as
+// scaleRows32 and scatterAddRows32 compute them.
+TEXT ·scaleAddRows32(SB), NOSPLIT, $16-136
 	MOVQ width+120(FP), R12
 	MOVQ out_len+8(FP), AX
 	XORQ DX, DX
 	DIVQ R12
-	MOVQ AX, R13                // rows of out
+	MOVQ AX, rows-8(SP)         // rows of out
 	MOVQ x_len+32(FP), AX
 	XORQ DX, DX
 	DIVQ R12
 	DECQ AX
-	MOVQ AX, R14                // last row of x
-	MOVQ R12, R10
-	SHRQ $3, R10                // groups of eight per row
-	MOVQ R12, R11
-	ANDQ $7, R11                // the rest
+	MOVQ AX, last-16(SP)        // last row of x
+	MOVQ R12, AX
+	MOVQ sub+128(FP), R10
+	XORQ DX, DX
+	DIVQ R10
+	MOVQ AX, R14                // pieces per row
+	MOVQ R10, R11
+	SHRQ $3, R10                // groups of eight per piece
+	ANDQ $7, R11                // the rest of a piece
 	SHLQ $2, R12                // bytes per row
 	MOVQ out_base+0(FP), DI
 	MOVQ x_base+24(FP), SI
@@ -324,8 +329,8 @@ TEXT ·scaleAddRows32(SB), NOSPLIT, $0-128
 
 fusedRow:
 	MOVLQSX (R9), R15
-	CMPQ    R15, R13
-	JAE     fusedNext           // unsigned: negative or past the last row
+	CMPQ    R15, rows-8(SP)
+	JAE     fusedSkip           // unsigned: negative or past the last row
 	IMULQ   R12, R15
 	ADDQ    DI, R15             // the output row
 	MOVLQSX (R8), AX
@@ -334,13 +339,16 @@ fusedRow:
 	XORQ    AX, AX
 
 fusedLow:
-	CMPQ AX, R14
+	CMPQ AX, last-16(SP)
 	JLE  fusedHigh
-	MOVQ R14, AX
+	MOVQ last-16(SP), AX
 
 fusedHigh:
-	IMULQ        R12, AX
-	ADDQ         SI, AX         // the row of x
+	IMULQ R12, AX
+	ADDQ  SI, AX                // the row of x
+	MOVQ  R14, R13
+
+fusedPiece:
 	VBROADCASTSS (BX), Y1
 	MOVQ         R10, DX
 	TESTQ        DX, DX
@@ -360,7 +368,7 @@ fusedVec:
 fusedTail:
 	MOVQ  R11, DX
 	TESTQ DX, DX
-	JZ    fusedNext
+	JZ    fusedPieceNext
 
 fusedScalar:
 	VMOVSS (AX), X0
@@ -373,8 +381,16 @@ fusedScalar:
 	DECQ   DX
 	JNZ    fusedScalar
 
-fusedNext:
+fusedPieceNext:
 	ADDQ $4, BX
+	DECQ R13
+	JNZ  fusedPiece
+	JMP  fusedNext
+
+fusedSkip:
+	LEAQ (BX)(R14*4), BX
+
+fusedNext:
 	ADDQ $4, R8
 	ADDQ $4, R9
 	DECQ CX

@@ -5,8 +5,8 @@ package rowops
 // This architecture has no vector kernels: they handle nothing (empty prefixes, false, nil), and
 // the portable loops of the callers do all the work.
 
-func mulVec(out, a, b []float32) int                                            { return 0 }
-func rowsVec(op rowOp, dst, src []float32, idx []int32) bool                    { return false }
-func scaleRowsVec(out, x, scale []float32, width int) bool                      { return false }
-func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width int) bool { return false }
-func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int             { return nil }
+func mulVec(out, a, b []float32) int                                                 { return 0 }
+func rowsVec(op rowOp, dst, src []float32, idx []int32) bool                         { return false }
+func scaleRowsVec(out, x, scale []float32, width int) bool                           { return false }
+func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) bool { return false }
+func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int                  { return nil }
