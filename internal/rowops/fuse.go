@@ -115,8 +115,7 @@ func fusable(g, m, s *simplego.Node) bool {
 }
 
 // deferGather returns the stand-in for a chain's gather of rows inputs[1] of inputs[0], holding
-// both: taken when this is their last use, copied otherwise (a buffer's later uses could free it
-// before scatterSum runs).
+// both.
 func deferGather(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool) *simplego.Buffer {
 	d := &deferredRows{}
 	x, src := d.hold(backend, inputs, inputsOwned, 0), d.hold(backend, inputs, inputsOwned, 1)
@@ -156,16 +155,10 @@ func takeDeferred(buf *simplego.Buffer) *deferredRows {
 	return nil
 }
 
-// hold keeps inputs[i] for later: the buffer itself when owned (cleared from inputs, simplego's
-// convention), else a copy.
+// hold keeps inputs[i] for later (takeOrCopy): a buffer's later uses could free it before
+// scatterSum runs.
 func (d *deferredRows) hold(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, i int) *simplego.Buffer {
-	buf := inputs[i]
-	if inputsOwned[i] {
-		inputs[i] = nil
-	} else {
-		buf = backend.NewBuffer(shapeOf(backend, inputs[i]))
-		reflect.Copy(reflect.ValueOf(dataOf(backend, buf)), reflect.ValueOf(dataOf(backend, inputs[i])))
-	}
+	buf := takeOrCopy(backend, inputs, inputsOwned, i)
 	d.held = append(d.held, buf)
 	return buf
 }

@@ -170,13 +170,7 @@ func scatterSum(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 	if !scattersRows(node, operand, indices) {
 		return simplegoScatter(backend, node, inputs, inputsOwned)
 	}
-	var output *simplego.Buffer
-	if inputsOwned[0] {
-		output, inputs[0] = inputs[0], nil // simplego's convention: the consumed input is cleared
-	} else {
-		output = backend.NewBuffer(operand)
-		reflect.Copy(reflect.ValueOf(dataOf(backend, output)), reflect.ValueOf(dataOf(backend, inputs[0])))
-	}
+	output := takeOrCopy(backend, inputs, inputsOwned, 0)
 	if d := takeDeferred(inputs[2]); d != nil {
 		d.addTo(backend, dataOf(backend, output).([]float32), dataOf(backend, inputs[1]).([]int32))
 		inputs[2] = nil
@@ -184,4 +178,17 @@ func scatterSum(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 	}
 	applyRows(scatterAddOp, dataOf(backend, output), dataOf(backend, inputs[2]), dataOf(backend, inputs[1]))
 	return output, nil
+}
+
+// takeOrCopy returns inputs[i] itself when the op owns it (then cleared from inputs, simplego's
+// convention for a consumed input), else a copy of it.
+func takeOrCopy(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, i int) *simplego.Buffer {
+	buf := inputs[i]
+	if inputsOwned[i] {
+		inputs[i] = nil
+		return buf
+	}
+	out := backend.NewBuffer(shapeOf(backend, buf))
+	reflect.Copy(reflect.ValueOf(dataOf(backend, out)), reflect.ValueOf(dataOf(backend, buf)))
+	return out
 }
