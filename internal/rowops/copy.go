@@ -23,8 +23,12 @@ func transpose(backend *simplego.Backend, node *simplego.Node, inputs []*simpleg
 }
 
 // broadcastInDim is the BroadcastInDim executor: the same strided copy, with stride 0 along the
-// output axes the operand is repeated on.
+// output axes the operand is repeated on. A broadcast whose products are summed fused (sums.go)
+// is deferred to them.
 func broadcastInDim(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	if fusionOf(node) == broadcastSummed {
+		return deferBroadcast(backend, node, inputs, inputsOwned), nil
+	}
 	operand := shapeOf(backend, inputs[0])
 	if !copyable(operand.DType) {
 		return simplegoBroadcastInDim(backend, node, inputs, inputsOwned)

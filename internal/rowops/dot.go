@@ -1,9 +1,6 @@
 package rowops
 
 import (
-	"runtime"
-	"sync"
-
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -96,21 +93,7 @@ const dotChunk = 512
 func dotAll[T float32 | float64](d dotDims, lhs, rhs, out []T) {
 	clear(out)
 	vec := vectorDot(d, any(lhs), any(rhs), any(out))
-	rows := d.batch * d.m
-	workers := min(runtime.GOMAXPROCS(0), rows)
-	if d.m*d.n*d.c < 1<<20 || workers < 2 {
-		dotRows(d, vec, lhs, rhs, out, 0, rows)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dotRows(d, vec, lhs, rhs, out, rows*w/workers, rows*(w+1)/workers)
-		}()
-	}
-	wg.Wait()
+	inParallel(d.batch*d.m, d.m*d.n*d.c, func(from, to int) { dotRows(d, vec, lhs, rhs, out, from, to) })
 }
 
 // dotRows computes the output rows [from, to) of dotAll (row r is batch r / m, lhs row r % m):

@@ -37,26 +37,48 @@ type deferredRows struct {
 // deferred maps each stand-in buffer to its deferred rows, from gather to scatterSum.
 var deferred sync.Map // *simplego.Buffer → *deferredRows
 
-// plans holds, per compiled simplego builder, which nodes (by index) start a fusable chain.
-var plans sync.Map // weak.Pointer[simplego.Builder] → []bool
+// fusion is what a node's executor runs fused, per the plan of its builder.
+type fusion uint8
 
-// startsChain reports whether the Gather node starts a chain Gather → Mul → ScatterSum that
-// scatterSum can run fused.
-func startsChain(node *simplego.Node) bool {
+const (
+	notFused        fusion = iota
+	chainStart             // a Gather starting a chain Gather → Mul → ScatterSum, run by scatterSum
+	broadcastSummed        // a BroadcastInDim whose every use is a product summed fused (sums.go)
+	sumOverZ               // a Mul of such a broadcast, summed over its last axis by reduce
+	sumOverP               // a Mul of such a broadcast, summed over its first axis by reduce
+	dotGathered            // a Gather whose rows a dot of gathers reads (dots.go)
+	dotOfGathers           // a Mul of two such gathers, summed over its last axis by reduce
+)
+
+// plan is what fusions found in a compiled builder: each node's fusion and its number of uses.
+type plan struct {
+	fusion []fusion
+	uses   []int
+}
+
+// plans holds the plan of each compiled simplego builder.
+var plans sync.Map // weak.Pointer[simplego.Builder] → plan
+
+// fusionOf returns what node's executor runs fused.
+func fusionOf(node *simplego.Node) fusion { return planOf(node).fusion[nodeIndex(node)] }
+
+// planOf returns the plan of node's builder, made on first use.
+func planOf(node *simplego.Node) plan {
 	b := (*simplego.Builder)(nodeField(node, "builder").UnsafePointer())
 	key := weak.Make(b)
 	p, ok := plans.Load(key)
 	if !ok {
-		if p, ok = plans.LoadOrStore(key, chainStarts(b)); !ok {
+		if p, ok = plans.LoadOrStore(key, fusions(b)); !ok {
 			runtime.AddCleanup(b, func(k weak.Pointer[simplego.Builder]) { plans.Delete(k) }, key)
 		}
 	}
-	return p.([]bool)[nodeIndex(node)]
+	return p.(plan)
 }
 
-// chainStarts marks the nodes of b that start a fusable chain, counting uses the way simplego's
-// Executable does: once per output and once per input of every node the outputs depend on.
-func chainStarts(b *simplego.Builder) []bool {
+// fusions plans b: the fusion of every node, counting uses the way simplego's Executable does:
+// once per output and once per input of every node the outputs depend on. A node is fused only
+// when every use of its result is by an op that runs it.
+func fusions(b *simplego.Builder) plan {
 	bv := reflect.ValueOf(b).Elem()
 	all, outputs := nodesOf(bv.FieldByName("nodes")), nodesOf(bv.FieldByName("outputs"))
 	uses, users := make([]int, len(all)), make([][]*simplego.Node, len(all))
@@ -79,20 +101,22 @@ func chainStarts(b *simplego.Builder) []bool {
 		}
 		return nil
 	}
-	starts := make([]bool, len(all))
-	for i, g := range all {
-		if opType(g) != backends.OpTypeGather {
-			continue
-		}
-		m := onlyUser(g, backends.OpTypeMul)
-		if m == nil {
-			continue
-		}
-		if s := onlyUser(m, backends.OpTypeScatterSum); s != nil {
-			starts[i] = fusable(g, m, s)
+	out := make([]fusion, len(all))
+	for i, n := range all {
+		switch opType(n) {
+		case backends.OpTypeGather:
+			if m := onlyUser(n, backends.OpTypeMul); m != nil {
+				if s := onlyUser(m, backends.OpTypeScatterSum); s != nil && fusable(n, m, s) {
+					out[i] = chainStart
+				}
+			}
+		case backends.OpTypeBroadcastInDim:
+			planSums(n, uses[i], users[i], onlyUser, out)
+		case backends.OpTypeMul:
+			planDot(n, onlyUser, out)
 		}
 	}
-	return starts
+	return plan{fusion: out, uses: uses}
 }
 
 // fusable reports whether gather g, scaled by mul m and summed by scatter s (m being s's updates),

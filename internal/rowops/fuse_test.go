@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/gomlx/gomlx/backends/simplego"
@@ -87,38 +88,50 @@ func fuseCases() []fuseCase {
 // and that no stand-in outlives its execution.
 func TestFusedChainsMatchSimplego(t *testing.T) {
 	matchSimplego(t, fusedRowCases())
-	deferred.Range(func(k, _ any) bool {
-		t.Errorf("stand-in %p left after execution", k)
-		return true
-	})
+	noStandInsLeft(t, &deferred)
+}
+
+// noStandInsLeft fails for every stand-in still registered in maps after the executions.
+func noStandInsLeft(t *testing.T, maps ...*sync.Map) {
+	t.Helper()
+	for _, m := range maps {
+		m.Range(func(k, _ any) bool {
+			t.Errorf("stand-in %p left after execution", k)
+			return true
+		})
+	}
 }
 
 // TestChainStarts checks which gathers the plan fuses: the propagation's, both of two hops, the
 // forward and the backward chain of a gradient, and none whose messages or products have other
 // uses.
 func TestChainStarts(t *testing.T) {
+	for _, c := range fuseCases() {
+		if got := countFusions(t, c.fn, c.inputs)[chainStart]; got != c.chains {
+			t.Errorf("%s: %d chains fused, want %d", c.name, got, c.chains)
+		}
+	}
+}
+
+// countFusions compiles fn on parameters shaped as inputs and counts its nodes by fusion.
+func countFusions(t *testing.T, fn func([]*Node) *Node, inputs []any) map[fusion]int {
+	t.Helper()
 	backend, err := simplego.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range fuseCases() {
-		g := NewGraph(backend, "chains")
-		inputs := make([]*Node, len(c.inputs))
-		for i, v := range c.inputs {
-			inputs[i] = Parameter(g, fmt.Sprintf("in%d", i), v.(*tensors.Tensor).Shape())
-		}
-		g.Compile(c.fn(inputs))
-		b := (*simplego.Builder)(reflect.ValueOf(g).Elem().FieldByName("builder").Elem().UnsafePointer())
-		got := 0
-		for _, s := range chainStarts(b) {
-			if s {
-				got++
-			}
-		}
-		if got != c.chains {
-			t.Errorf("%s: %d chains fused, want %d", c.name, got, c.chains)
-		}
+	g := NewGraph(backend, "fusions")
+	params := make([]*Node, len(inputs))
+	for i, v := range inputs {
+		params[i] = Parameter(g, fmt.Sprintf("in%d", i), v.(*tensors.Tensor).Shape())
 	}
+	g.Compile(fn(params))
+	b := (*simplego.Builder)(reflect.ValueOf(g).Elem().FieldByName("builder").Elem().UnsafePointer())
+	counts := map[fusion]int{}
+	for _, f := range fusions(b).fusion {
+		counts[f]++
+	}
+	return counts
 }
 
 // fusedRowCases returns fuseCases as rowCases, for matchSimplego.

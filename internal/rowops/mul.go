@@ -26,8 +26,15 @@ func simplegoBinaryOutput(backend *simplego.Backend, inputs []*simplego.Buffer, 
 // rows of the other [R, D…]: the vector kernels of mulVec and scaleRowsVec
 // where there are some, loops for the rest. Every product is one rounding, so the results are
 // simplego's. Other dtypes and broadcasts go to simplego's executor. The row scaling of a fused
-// chain (fuse.go) is deferred to its row sum.
+// chain (fuse.go) is deferred to its row sum, and a product that a sum runs (sums.go, dots.go) to
+// that sum.
 func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	switch f := fusionOf(node); f {
+	case sumOverZ, sumOverP:
+		return deferProduct(backend, f, inputs, inputsOwned)
+	case dotOfGathers:
+		return deferDot(backend, node, inputs)
+	}
 	if standIn := deferScale(backend, inputs, inputsOwned); standIn != nil {
 		return standIn, nil
 	}

@@ -11,9 +11,16 @@ import (
 // reduce is the ReduceSum and ReduceMax executor for float32 and float64: like simplego's, it
 // starts every output at 0 (sum) or the lowest value (max) and folds the operand in at its flat
 // order, so each output sees the same operations in the same order; it finds the output of a
-// whole row of the operand at once instead of walking an index iterator per element. Other ops and
-// dtypes go to simplego's executor.
+// whole row of the operand at once instead of walking an index iterator per element. A product
+// deferred by mul (sums.go) is summed without being made. Other ops and dtypes go to simplego's
+// executor.
 func reduce(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+	if d := takeProduct(inputs[0]); d != nil {
+		output := backend.NewBuffer(nodeShape(node))
+		d.sumInto(backend, dataOf(backend, output).([]float32))
+		inputs[0] = nil // freed by sumInto
+		return output, nil
+	}
 	operand := shapeOf(backend, inputs[0])
 	axes := intsData(node)
 	if (operand.DType != dtypes.Float32 && operand.DType != dtypes.Float64) || len(axes) == 0 {

@@ -22,13 +22,18 @@
 // reached by go:linkname; the module is pinned in go.mod). Every Gather and ScatterSum that is not
 // of this row form, and every other op these executors do not handle (by dtype or form), is passed
 // to simplego's own executor.
-// A chain Gather → Mul by a column → ScatterSum (message passing, sparse products, GAT's
-// attention-weighted sums) whose
-// intermediate [E, D] tensors have no other use runs fused, a message at a time, without
-// materialising them (fuse.go).
+// Three patterns whose intermediate tensors have no other use run fused, without materialising
+// them:
+//   - a chain Gather → Mul by a column → ScatterSum (message passing, sparse products, GAT's
+//     attention-weighted sums), a message at a time (fuse.go);
+//   - GoMLX's gradient of a matrix product, a broadcast [P, Q, Z] of the adjoint multiplied by each
+//     operand and summed over one axis, as sums of scaled rows (sums.go);
+//   - a dot product per message of two gathered rows, ReduceSum(Mul(Gather, Gather)) over the last
+//     axis (GAT's attention-weight gradient), from the rows in place (dots.go).
 //
 // The executors compute exactly what simplego's do, in the same order of additions, so results
-// are bit-identical (rowops_test.go, dot_test.go, mul_test.go, copy_test.go, reduce_test.go).
+// are bit-identical (rowops_test.go, dot_test.go, mul_test.go, copy_test.go, reduce_test.go,
+// fuse_test.go, sums_test.go, dots_test.go).
 // The package also replaces GoMLX's gradient of Mul where one operand scales the rows of the other
 // (vjp.go), so that the gradient scales rows too instead of first broadcasting the column, and
 // reads fresh copies of gathered operands where it needs them (GAT's attention weights), so that
@@ -37,6 +42,8 @@ package rowops
 
 import (
 	"reflect"
+	"runtime"
+	"sync"
 	_ "unsafe" // go:linkname
 
 	"github.com/gomlx/gomlx/backends"
@@ -146,14 +153,14 @@ func scattersRows(node *simplego.Node, operand, indices shapes.Shape) bool {
 }
 
 // gather is the Gather executor: a row copy per index when the op gathers whole rows, else
-// simplego's own. A gather whose rows only a row scaling and a row sum use (fuse.go) is deferred to
-// the row sum.
+// simplego's own. A gather whose rows only a row scaling and a row sum use (fuse.go), or a dot of
+// gathers (dots.go), is deferred to that sum.
 func gather(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
 	operand, indices := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
 	if !gathersRows(node, operand, indices) {
 		return simplegoGather(backend, node, inputs, inputsOwned)
 	}
-	if startsChain(node) {
+	if f := fusionOf(node); f == chainStart || f == dotGathered {
 		return deferGather(backend, inputs, inputsOwned), nil
 	}
 	dims := append(indices.Clone().Dimensions[:indices.Rank()-1], operand.Dimensions[1:]...)
@@ -191,4 +198,23 @@ func takeOrCopy(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwne
 	out := backend.NewBuffer(shapeOf(backend, buf))
 	reflect.Copy(reflect.ValueOf(dataOf(backend, out)), reflect.ValueOf(dataOf(backend, buf)))
 	return out
+}
+
+// inParallel runs fn over [0, n) split into one range per core when the work (elements touched)
+// is large, else in one call; fn must give each index the same results whatever the split.
+func inParallel(n, work int, fn func(from, to int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if work < 1<<20 || workers < 2 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(n*w/workers, n*(w+1)/workers)
+		}()
+	}
+	wg.Wait()
 }

@@ -43,6 +43,18 @@ func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub int)
 //go:noescape
 func dot4x8(a *float32, lda uintptr, bt *float32, out *float32, ldo uintptr, groups int)
 
+// sumScaledRows4x16 sets a tile of 4 rows (ldo bytes apart) × 16 floats at out to Σ_j coef_r[j] ·
+// (the 16 floats ldy bytes apart from y, j-th) for row r, coef_r ldc bytes apart from coef, for
+// j < k ascending, from a sum of 0: per element the product, then the sum, each rounded.
+//
+//go:noescape
+func sumScaledRows4x16(out *float32, ldo uintptr, y *float32, ldy uintptr, coef *float32, ldc uintptr, k int)
+
+// sumScaledRows8 is sumScaledRows4x16 for 1 row × 8 floats.
+//
+//go:noescape
+func sumScaledRows8(out, y *float32, ldy uintptr, coef *float32, k int)
+
 // mulVec sets out[i] = a[i] · b[i] for a prefix of out and returns its length.
 func mulVec(out, a, b []float32) int {
 	if !useAVX2 {
@@ -150,4 +162,35 @@ func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
 		}
 		return whole
 	}
+}
+
+// sumScaledRowsVec computes the first z &^ 7 columns of sumScaledRows (out [M, z] = coef [M, k] ·
+// y [k, z]) with the vector kernels and returns how many that is (0 without AVX2 or without terms):
+// tiles of 4 rows × 16 columns, and 8 columns of one row for the rest. It runs 64 columns at a
+// time over all rows, so those columns of y stay in cache.
+func sumScaledRowsVec(out, coef, y []float32, k, z int) int {
+	whole, m := z&^7, len(out)/z
+	if !useAVX2 || whole == 0 || k == 0 || len(coef) < m*k || len(y) < k*z {
+		return 0
+	}
+	ldy, ldo, ldc := uintptr(z*4), uintptr(z*4), uintptr(k*4)
+	for c0 := 0; c0 < whole; c0 += 64 {
+		c1 := min(c0+64, whole)
+		i := 0
+		for ; i+4 <= m; i += 4 {
+			c := c0
+			for ; c+16 <= c1; c += 16 {
+				sumScaledRows4x16(&out[i*z+c], ldo, &y[c], ldy, &coef[i*k], ldc, k)
+			}
+			for r := i; c < c1 && r < i+4; r++ {
+				sumScaledRows8(&out[r*z+c], &y[c], ldy, &coef[r*k], k)
+			}
+		}
+		for ; i < m; i++ {
+			for c := c0; c < c1; c += 8 {
+				sumScaledRows8(&out[i*z+c], &y[c], ldy, &coef[i*k], k)
+			}
+		}
+	}
+	return whole
 }

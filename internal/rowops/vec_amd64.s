@@ -399,3 +399,97 @@ fusedNext:
 fusedDone:
 	VZEROUPPER
 	RET
+
+// func sumScaledRows4x16(out *float32, ldo uintptr, y *float32, ldy uintptr, coef *float32, ldc uintptr, k int)
+// Sets a tile of 4 rows (ldo bytes apart) × 16 floats at out to Σ_j coef_r[j] · (the 16 floats at
+// y + j·ldy bytes) for row r, coef_r at coef + r·ldc bytes, j ascending from a sum of 0: per
+// element the product (coef · y), then the sum (sum + product).
+TEXT ·sumScaledRows4x16(SB), NOSPLIT, $0-56
+	MOVQ   out+0(FP), DI
+	MOVQ   ldo+8(FP), R12
+	MOVQ   y+16(FP), SI
+	MOVQ   ldy+24(FP), DX
+	MOVQ   coef+32(FP), BX
+	MOVQ   ldc+40(FP), R8
+	MOVQ   k+48(FP), CX
+	LEAQ   (R8)(R8*2), R9       // 3·ldc
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ  CX, CX
+	JZ     tileStore
+
+tileTerm:
+	VMOVUPS      (SI), Y8
+	VMOVUPS      32(SI), Y9
+	VBROADCASTSS (BX), Y10
+	VMULPS       Y8, Y10, Y11
+	VADDPS       Y11, Y0, Y0
+	VMULPS       Y9, Y10, Y12
+	VADDPS       Y12, Y1, Y1
+	VBROADCASTSS (BX)(R8*1), Y10
+	VMULPS       Y8, Y10, Y11
+	VADDPS       Y11, Y2, Y2
+	VMULPS       Y9, Y10, Y12
+	VADDPS       Y12, Y3, Y3
+	VBROADCASTSS (BX)(R8*2), Y10
+	VMULPS       Y8, Y10, Y11
+	VADDPS       Y11, Y4, Y4
+	VMULPS       Y9, Y10, Y12
+	VADDPS       Y12, Y5, Y5
+	VBROADCASTSS (BX)(R9*1), Y10
+	VMULPS       Y8, Y10, Y11
+	VADDPS       Y11, Y6, Y6
+	VMULPS       Y9, Y10, Y12
+	VADDPS       Y12, Y7, Y7
+	ADDQ         DX, SI
+	ADDQ         $4, BX
+	DECQ         CX
+	JNZ          tileTerm
+
+tileStore:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ    R12, DI
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ    R12, DI
+	VMOVUPS Y4, (DI)
+	VMOVUPS Y5, 32(DI)
+	ADDQ    R12, DI
+	VMOVUPS Y6, (DI)
+	VMOVUPS Y7, 32(DI)
+	VZEROUPPER
+	RET
+
+// func sumScaledRows8(out, y *float32, ldy uintptr, coef *float32, k int)
+// Sets the 8 floats at out to Σ_j coef[j] · (the 8 floats at y + j·ldy bytes), j ascending from a
+// sum of 0: per element the product (coef · y), then the sum (sum + product).
+TEXT ·sumScaledRows8(SB), NOSPLIT, $0-40
+	MOVQ   out+0(FP), DI
+	MOVQ   y+8(FP), SI
+	MOVQ   ldy+16(FP), DX
+	MOVQ   coef+24(FP), BX
+	MOVQ   k+32(FP), CX
+	VXORPS Y0, Y0, Y0
+	TESTQ  CX, CX
+	JZ     sum8Store
+
+sum8Term:
+	VBROADCASTSS (BX), Y8
+	VMULPS       (SI), Y8, Y9
+	VADDPS       Y9, Y0, Y0
+	ADDQ         DX, SI
+	ADDQ         $4, BX
+	DECQ         CX
+	JNZ          sum8Term
+
+sum8Store:
+	VMOVUPS Y0, (DI)
+	VZEROUPPER
+	RET
