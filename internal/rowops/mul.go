@@ -69,14 +69,9 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 	default:
 		return simplegoMul(backend, node, inputs, inputsOwned)
 	}
-	x, s := inputs[xi], inputs[1-xi]
-	output := x
-	if inputsOwned[xi] {
-		inputs[xi] = nil // simplego's convention: the consumed input is cleared
-	} else {
-		output = backend.NewBuffer(nodeShape(node))
-	}
-	xs, other, out := dataOf(backend, x).([]float32), dataOf(backend, s).([]float32), dataOf(backend, output).([]float32)
+	xs, other := dataOf(backend, inputs[xi]).([]float32), dataOf(backend, inputs[1-xi]).([]float32)
+	output := outputFor(backend, node, inputs, inputsOwned, xi)
+	out := dataOf(backend, output).([]float32)
 	if !rows {
 		scaleRows(out, xs, other, len(xs)/len(other))
 		return output, nil
@@ -130,4 +125,16 @@ func scaleRows(out, x, scale []float32, width int) {
 			out[i] = x[i] * c
 		}
 	}
+}
+
+// outputFor returns the buffer an elementwise op of node writes into: inputs[i] itself when the op
+// owns it (then cleared from inputs, simplego's convention for a consumed input), else a new
+// buffer of node's shape.
+func outputFor(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool, i int) *simplego.Buffer {
+	if inputsOwned[i] {
+		buf := inputs[i]
+		inputs[i] = nil
+		return buf
+	}
+	return backend.NewBuffer(nodeShape(node))
 }

@@ -87,6 +87,7 @@ func init() {
 	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
 	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
 	setNodeExecutor(backends.OpTypeMul, priorityUser, mul)
+	setNodeExecutor(backends.OpTypeDiv, priorityUser, div)
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

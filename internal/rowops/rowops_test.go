@@ -23,8 +23,10 @@ func withSimplego(fn func()) {
 	setNodeExecutor(backends.OpTypeReduceMax, priorityUser, simplegoReduce)
 	setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, simplegoBroadcastInDim)
 	setNodeExecutor(backends.OpTypeMul, priorityUser, simplegoMul)
+	setNodeExecutor(backends.OpTypeDiv, priorityUser, simplegoDiv)
 	defer func() {
 		setNodeExecutor(backends.OpTypeMul, priorityUser, mul)
+		setNodeExecutor(backends.OpTypeDiv, priorityUser, div)
 		setNodeExecutor(backends.OpTypeTranspose, priorityUser, transpose)
 		setNodeExecutor(backends.OpTypeReduceSum, priorityUser, reduce)
 		setNodeExecutor(backends.OpTypeReduceMax, priorityUser, reduce)
