@@ -57,22 +57,14 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 		}
 		return output, nil
 	}
-	xi, rows := 0, false // the operand whose rows the other scales or multiplies
-	switch {
-	case scalesRows(lhsShape, rhsShape):
-	case scalesRows(rhsShape, lhsShape):
-		xi = 1
-	case repeatsRow(lhsShape, rhsShape):
-		rows = true
-	case repeatsRow(rhsShape, lhsShape):
-		xi, rows = 1, true
-	default:
+	xi, column, ok := overRows(lhsShape, rhsShape)
+	if !ok {
 		return simplegoMul(backend, node, inputs, inputsOwned)
 	}
 	xs, other := dataOf(backend, inputs[xi]).([]float32), dataOf(backend, inputs[1-xi]).([]float32)
 	output := outputFor(backend, node, inputs, inputsOwned, xi)
 	out := dataOf(backend, output).([]float32)
-	if !rows {
+	if column {
 		scaleRows(out, xs, other, len(xs)/len(other))
 		return output, nil
 	}
@@ -86,6 +78,22 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 		}
 	}
 	return output, nil
+}
+
+// overRows reports whether one operand broadcasts over the rows of the other (operand xi): as a
+// column that scales them (column true: scalesRows) or as a row repeated over them (repeatsRow).
+func overRows(lhs, rhs shapes.Shape) (xi int, column, ok bool) {
+	switch {
+	case scalesRows(lhs, rhs):
+		return 0, true, true
+	case scalesRows(rhs, lhs):
+		return 1, true, true
+	case repeatsRow(lhs, rhs):
+		return 0, false, true
+	case repeatsRow(rhs, lhs):
+		return 1, false, true
+	}
+	return 0, false, false
 }
 
 // repeatsRow reports whether row [1, D...] is one row of x [R, D...] (R > 1), which Mul repeats

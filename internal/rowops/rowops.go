@@ -6,7 +6,8 @@
 // of rows read in place (dot.go), where simplego first copies both operands into zero-padded
 // 32 × 32 blocks; Mul of float32 operands of one shape, with a column [R, 1] scaling the rows
 // of [R, D] (mul.go: message weights) or with a row [1, D] repeated over them (GoMLX's gradient of
-// DotGeneral), which simplego broadcasts through an index iterator;
+// DotGeneral), which simplego broadcasts through an index iterator; Add, Sub and Div of float32
+// with a column or a repeated row (broadcast.go: log-softmax, biases, normalisations);
 // Transpose and BroadcastInDim as strided copies of whole runs (copy.go), and ReduceSum and
 // ReduceMax of float32/float64 a row at a time (reduce.go), where simplego walks an index
 // iterator per element.
@@ -32,8 +33,8 @@
 //     axis (GAT's attention-weight gradient), from the rows in place (dots.go).
 //
 // The executors compute exactly what simplego's do, in the same order of additions, so results
-// are bit-identical (rowops_test.go, dot_test.go, mul_test.go, copy_test.go, reduce_test.go,
-// fuse_test.go, sums_test.go, dots_test.go).
+// are bit-identical (rowops_test.go, dot_test.go, mul_test.go, broadcast_test.go, copy_test.go,
+// reduce_test.go, fuse_test.go, sums_test.go, dots_test.go).
 // The package also replaces GoMLX's gradient of Mul where one operand scales the rows of the other
 // (vjp.go), so that the gradient scales rows too instead of first broadcasting the column, and
 // reads fresh copies of gathered operands where it needs them (GAT's attention weights), so that
@@ -87,7 +88,9 @@ func init() {
 	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
 	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
 	setNodeExecutor(backends.OpTypeMul, priorityUser, mul)
-	setNodeExecutor(backends.OpTypeDiv, priorityUser, div)
+	setNodeExecutor(backends.OpTypeAdd, priorityUser, rowBroadcast(backends.OpTypeAdd, simplegoAdd))
+	setNodeExecutor(backends.OpTypeSub, priorityUser, rowBroadcast(backends.OpTypeSub, simplegoSub))
+	setNodeExecutor(backends.OpTypeDiv, priorityUser, rowBroadcast(backends.OpTypeDiv, simplegoDiv))
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

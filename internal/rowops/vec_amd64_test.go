@@ -13,5 +13,5 @@ func TestPortableLoopsMatchSimplego(t *testing.T) {
 	}
 	useAVX2 = false
 	defer func() { useAVX2 = true }()
-	matchSimplego(t, slices.Concat(rowCases(), dotCases(), mulCases(), copyCases(), reduceCases(), divCases(), fusedRowCases(), asRowCases(sumCases()), asRowCases(gatheredDotCases())))
+	matchSimplego(t, slices.Concat(rowCases(), dotCases(), mulCases(), copyCases(), reduceCases(), broadcastCases(), fusedRowCases(), asRowCases(sumCases()), asRowCases(gatheredDotCases())))
 }
