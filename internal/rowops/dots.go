@@ -36,14 +36,9 @@ func planDot(m *simplego.Node, onlyUser func(*simplego.Node, backends.OpType) *s
 	if r == nil || product.Rank() < 2 || !isRange(intsData(r), product.Rank()-1, 1) {
 		return
 	}
-	in := nodeInputs(m)
+	in := nodeInputs(m) // one gather on both sides has two uses, so onlyUser refuses it
 	for _, g := range in {
-		if opType(g) != backends.OpTypeGather || onlyUser(g, backends.OpTypeMul) != m || in[0] == in[1] {
-			return
-		}
-		gIn := nodeInputs(g)
-		x, idx := nodeShape(gIn[0]), nodeShape(gIn[1])
-		if x.DType != dtypes.Float32 || idx.DType != dtypes.Int32 || idx.Rank() != 2 || !gathersRows(g, x, idx) ||
+		if opType(g) != backends.OpTypeGather || onlyUser(g, backends.OpTypeMul) != m || !gathersFloat32Rows(g) ||
 			!nodeShape(g).Equal(product) {
 			return
 		}

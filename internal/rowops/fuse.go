@@ -132,10 +132,17 @@ func fusable(g, m, s *simplego.Node) bool {
 	}
 	w := nodeShape(column)
 	operand, dst := nodeShape(sIn[0]), nodeShape(sIn[1])
-	return sIn[2] == m && x.DType == dtypes.Float32 && src.DType == dtypes.Int32 && src.Rank() == 2 &&
-		gathersRows(g, x, src) && w.DType == dtypes.Float32 && w.Dim(0) == src.Dim(0) && scalesRows(messages, w) &&
+	return sIn[2] == m && gathersFloat32Rows(g) && w.DType == dtypes.Float32 && w.Dim(0) == src.Dim(0) && scalesRows(messages, w) &&
 		operand.DType == dtypes.Float32 && dst.DType == dtypes.Int32 && dst.Rank() == 2 && dst.Dim(0) == src.Dim(0) &&
 		scattersRows(s, operand, dst) && operand.Size()/operand.Dim(0) == x.Size()/x.Dim(0)
+}
+
+// gathersFloat32Rows reports whether Gather g picks whole float32 rows by int32 indices [E, 1], the
+// form whose rows the fused kernels read in place.
+func gathersFloat32Rows(g *simplego.Node) bool {
+	in := nodeInputs(g)
+	x, idx := nodeShape(in[0]), nodeShape(in[1])
+	return x.DType == dtypes.Float32 && idx.DType == dtypes.Int32 && idx.Rank() == 2 && gathersRows(g, x, idx)
 }
 
 // deferGather returns the stand-in for a chain's gather of rows inputs[1] of inputs[0], holding
