@@ -2,26 +2,31 @@ package tables
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+
+	geodata "github.com/geomix-go/geomix/datasets"
 )
 
 // CommittedOrQuick returns the comparison of table with the paper that a notebook or a preview
 // shows: the records under resultsDir when quick is false and at least one cell has results there;
 // otherwise (quick, or nothing committed yet) a quick sweep of datasets × methods through runner
-// into a temporary folder, removed afterwards. It says which on log. command and revision are
-// recorded in the quick sweep's cells.
+// into a temporary folder, removed afterwards. A quick sweep whose every failed cell lacks its
+// data (datasets.ErrMissing: no data root, offline) falls back to the committed records when there
+// are any. It says which on log. command and revision are recorded in the quick sweep's cells.
 func CommittedOrQuick(resultsDir, table string, quick bool, datasets, methods []string, runner CellRunner, command, revision string, log io.Writer) (*Report, error) {
+	committed, err := LoadReport(resultsDir, table)
+	if err != nil {
+		return nil, err
+	}
+	hasCommitted := len(committed.WithResults().Rows) > 0
 	if !quick {
-		rep, err := LoadReport(resultsDir, table)
-		if err != nil {
-			return nil, err
-		}
-		if len(rep.WithResults().Rows) > 0 {
+		if hasCommitted {
 			fmt.Fprintf(log, "committed results: %s/%s\n", resultsDir, table)
-			return rep, nil
+			return committed, nil
 		}
 		fmt.Fprintf(log, "no committed results under %s/%s yet: running the quick subset instead\n", resultsDir, table)
 	}
@@ -38,9 +43,23 @@ func CommittedOrQuick(resultsDir, table string, quick bool, datasets, methods []
 	sweep, err := Run(spec, runner, Options{Datasets: datasets, Methods: methods, Quick: true,
 		OutDir: dir, Command: command, GitRevision: revision, Progress: log})
 	if err != nil {
+		if hasCommitted && sweep != nil && len(sweep.Failed) > 0 && allMissingData(sweep.Failed) {
+			fmt.Fprintf(log, "the quick sweep has no data (%v): showing the committed results under %s/%s instead\n", sweep.Failed[0].Err, resultsDir, table)
+			return committed, nil
+		}
 		return nil, err
 	}
 	return sweep.Report, nil
+}
+
+// allMissingData reports whether every failed cell failed for a missing data file.
+func allMissingData(failed []CellError) bool {
+	for _, f := range failed {
+		if !errors.Is(f.Err, geodata.ErrMissing) {
+			return false
+		}
+	}
+	return true
 }
 
 // WithResults returns a copy of r holding only the rows that have our numbers.
