@@ -123,13 +123,17 @@ func printPlan(spec *tables.Spec, opts tables.Options) error {
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "DATASET	METHOD	RUNS	STATE	RECORD")
 	for _, c := range cells {
-		state := c.State
-		if c.State == tables.StateInProgress {
-			state = fmt.Sprintf("%s: %d of %d runs finished", c.State, c.Done, c.Runs)
-		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", c.Dataset, c.Method, c.Runs, state, c.Path)
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", c.Dataset, c.Method, c.Runs, planState(c), c.Path)
 	}
 	return w.Flush()
+}
+
+// planState is a planned cell's state, with its finished runs when in progress.
+func planState(c tables.PlannedCell) string {
+	if c.State == tables.StateInProgress {
+		return fmt.Sprintf("%s: %d of %d runs finished", c.State, c.Done, c.Runs)
+	}
+	return c.State
 }
 
 // runList implements `reproduce list [--out DIR]`.
@@ -146,9 +150,7 @@ func runList(args []string) error {
 	fmt.Fprintln(w, "ID\tKIND\tSTATUS\tWHAT\tCOMMAND\tNOTE")
 	for _, e := range tables.Catalog() {
 		status, note := listStatus(e)
-		if spec, err := tables.SpecFor(e.ID); err == nil {
-			note = joinNotes(cellCounts(spec, *out), note)
-		}
+		note = joinNotes(progressNote(e.ID, *out), note)
 		command := e.Command
 		if command == "" {
 			command = "-"
@@ -158,12 +160,24 @@ func runList(args []string) error {
 	return w.Flush()
 }
 
-// cellCounts says how many of spec's full-protocol cells under dir are finished and in progress.
-func cellCounts(spec *tables.Spec, dir string) string {
-	cells, err := tables.Plan(spec, tables.Options{OutDir: dir})
-	if err != nil {
-		return ""
+// progressNote says how many full-protocol cells of the table, or points of the default grid of
+// figure-hyper, are finished and in progress under dir ("" for other entries).
+func progressNote(id, dir string) string {
+	if spec, err := tables.SpecFor(id); err == nil {
+		if cells, err := tables.Plan(spec, tables.Options{OutDir: dir}); err == nil {
+			return cellCounts(cells, "cells", dir)
+		}
+	} else if id == tables.FigureHyper {
+		if cells, err := tables.PlanGrid(tables.DefaultGrid(), tables.Options{OutDir: dir}); err == nil {
+			return cellCounts(cells, "points of the default grid", dir)
+		}
 	}
+	return ""
+}
+
+// cellCounts says how many of the planned cells (what: "cells", "points ...") under dir are
+// finished and in progress.
+func cellCounts(cells []tables.PlannedCell, what, dir string) string {
 	finished, inProgress := 0, 0
 	for _, c := range cells {
 		switch c.State {
@@ -173,7 +187,7 @@ func cellCounts(spec *tables.Spec, dir string) string {
 			inProgress++
 		}
 	}
-	s := fmt.Sprintf("%d of %d cells finished in %s", finished, len(cells), dir)
+	s := fmt.Sprintf("%d of %d %s finished in %s", finished, len(cells), what, dir)
 	if inProgress > 0 {
 		s += fmt.Sprintf(", %d in progress", inProgress)
 	}

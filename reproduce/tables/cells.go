@@ -15,7 +15,7 @@ import (
 const QuickEpochs = 50
 
 // PresetCells returns the CellRunner of the table commands and notebooks: geomix.TrainPreset (the
-// authors' script preset for (dataset, method)) with the cell's runs and checkpoint, and QuickEpochs epochs when
+// authors' script preset for (dataset, method)) with the cell's runs, Params and checkpoint, and QuickEpochs epochs when
 // quick, on backend, reading data with data. Each cell's training progress, and notes on where a
 // data set differs from the paper's, go to out (nil: discarded); the notes are also kept in each
 // Result. The runner may train several cells at once (Options.Jobs): each call has its own context
@@ -30,6 +30,9 @@ func PresetCells(backend backends.Backend, data datasets.Options, out io.Writer)
 	return func(c Cell) (*geomix.Result, error) {
 		ctx := context.New()
 		ctx.SetParam(geomix.ParamRuns, c.Runs)
+		for k, v := range c.Params {
+			ctx.SetParam(k, v)
+		}
 		if c.Quick {
 			ctx.SetParam(geomix.ParamEpochs, QuickEpochs)
 		}

@@ -61,21 +61,36 @@ type TrainingTime struct {
 	Of int `json:"of"`
 }
 
+// Provenance says how a report's records were made and where the report was rendered.
+type Provenance struct {
+	// Command is the command that rendered the report ("" when loaded by a notebook).
+	Command string `json:"command,omitempty"`
+	// CellCommands and GitRevisions are the distinct commands and revisions of the stored records.
+	CellCommands []string  `json:"cell_commands"`
+	GitRevisions []string  `json:"git_revisions"`
+	Date         time.Time `json:"date"`
+	Machine      string    `json:"machine"`
+	// Quick is true when any record was run with --quick.
+	Quick bool `json:"quick"`
+}
+
+// newProvenance is the provenance of a report rendered now on this machine, before its records.
+func newProvenance() Provenance { return Provenance{Date: time.Now().UTC(), Machine: machineNote()} }
+
+// add counts rec in the provenance.
+func (p *Provenance) add(rec *Record) {
+	p.Quick = p.Quick || rec.Quick
+	p.CellCommands = appendNew(p.CellCommands, rec.Command)
+	p.GitRevisions = appendNew(p.GitRevisions, rec.GitRevision)
+}
+
 // Report is a table's comparison of our results with the paper's: one row per (dataset, method) of
 // the paper's table, data set by data set.
 type Report struct {
 	Table   string `json:"table"`
 	Number  int    `json:"number"`
 	Caption string `json:"caption"`
-	// Command is the command that rendered the report ("" when loaded by a notebook).
-	Command string `json:"command,omitempty"`
-	// CellCommands and GitRevisions are the distinct commands and revisions of the stored cells.
-	CellCommands []string  `json:"cell_commands"`
-	GitRevisions []string  `json:"git_revisions"`
-	Date         time.Time `json:"date"`
-	Machine      string    `json:"machine"`
-	// Quick is true when any cell was run with --quick.
-	Quick bool `json:"quick"`
+	Provenance
 	// Reference is the method relative changes are computed against ("" when none).
 	Reference string   `json:"reference,omitempty"`
 	Notes     []string `json:"notes"`
@@ -112,7 +127,7 @@ func LoadReport(dir, table string) (*Report, error) {
 	}
 	p := spec.Paper
 	rep := &Report{
-		Table: p.ID, Number: p.Number, Caption: p.Caption, Date: time.Now().UTC(), Machine: machineNote(),
+		Table: p.ID, Number: p.Number, Caption: p.Caption, Provenance: newProvenance(),
 		Reference: spec.Reference, Notes: Notes[p.ID],
 	}
 	if len(spec.TimedMethods) > 0 {
@@ -160,9 +175,7 @@ func LoadReport(dir, table string) (*Report, error) {
 					trained[training] = true
 					rep.countTraining(m, &rec.SecondsTotal)
 				}
-				rep.Quick = rep.Quick || rec.Quick
-				rep.CellCommands = appendNew(rep.CellCommands, rec.Command)
-				rep.GitRevisions = appendNew(rep.GitRevisions, rec.GitRevision)
+				rep.add(rec)
 				if row.Paper != nil {
 					diff := s.Mean - row.Paper.Mean
 					row.Diff, row.Flagged = &diff, Flagged(s, *row.Paper)
@@ -218,19 +231,7 @@ func (r *Report) markFailed(spec *Spec, dataset, method string, err error) {
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Table %d: ours vs paper\n\n%s\n\n", r.Number, r.Caption)
-	if r.Command != "" {
-		fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
-	}
-	for _, c := range r.CellCommands {
-		if c != r.Command {
-			fmt.Fprintf(&b, "- Cells produced by: `%s`\n", c)
-		}
-	}
-	fmt.Fprintf(&b, "- Rendered: %s\n", r.Date.Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(&b, "- Machine: %s\n", r.Machine)
-	if len(r.GitRevisions) > 0 {
-		fmt.Fprintf(&b, "- Revisions: %s\n", strings.Join(r.GitRevisions, ", "))
-	}
+	r.Provenance.write(&b, "Cells")
 	if r.Quick {
 		b.WriteString("\n> **Cells marked (quick) are NOT the paper's protocol**: 1 run, few epochs; do not compare them with the paper.\n")
 	}
@@ -289,6 +290,24 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "Training time of %s on every data set: %s.\n", strings.Join(names, ", "), *r.Timed)
 	}
 	return b.String()
+}
+
+// write writes the provenance as a report's header list: the rendering command, the other commands
+// that produced its records (what: "Cells", "Points"), the date, the machine and the revisions.
+func (p Provenance) write(b *strings.Builder, what string) {
+	if p.Command != "" {
+		fmt.Fprintf(b, "- Command: `%s`\n", p.Command)
+	}
+	for _, c := range p.CellCommands {
+		if c != p.Command {
+			fmt.Fprintf(b, "- %s produced by: `%s`\n", what, c)
+		}
+	}
+	fmt.Fprintf(b, "- Rendered: %s\n", p.Date.Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(b, "- Machine: %s\n", p.Machine)
+	if len(p.GitRevisions) > 0 {
+		fmt.Fprintf(b, "- Revisions: %s\n", strings.Join(p.GitRevisions, ", "))
+	}
 }
 
 // String says the summed time and how many of the needed trainings it covers.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,10 +23,23 @@ type Cell struct {
 	Runs int
 	// Quick asks for a short, non-paper protocol (few epochs); its meaning is the runner's.
 	Quick bool
+	// Params are hyper-parameters (geomix.Param* names) that override the preset, e.g. a point
+	// of a Grid; nil for a table's cells.
+	Params map[string]any
 	// Checkpoint is the file where the runner keeps its state between runs (geomix.WithCheckpoint),
 	// so that an interrupted cell resumes at the run it was in; the sweep deletes it once the cell's
 	// record is written. "" (quick cells) means none.
 	Checkpoint string
+}
+
+// String names the cell in progress lines and errors: "dataset/method", then its Params in name
+// order, e.g. "cora/geomix1 alpha=0.3 hops=2".
+func (c Cell) String() string {
+	s := c.Dataset + "/" + c.Method
+	for _, k := range slices.Sorted(maps.Keys(c.Params)) {
+		s += fmt.Sprintf(" %s=%v", k, c.Params[k])
+	}
+	return s
 }
 
 // CellRunner trains one cell and returns the summary of its runs. A runner must return exactly
@@ -75,7 +89,9 @@ func (o Options) withOutDir() Options {
 // CellError is a cell that failed in a sweep.
 type CellError struct {
 	Dataset, Method string
-	Err             error
+	// Params are the failed cell's Cell.Params (nil for a table's cells).
+	Params map[string]any
+	Err    error
 }
 
 // Sweep is what a call to Run did.
@@ -219,10 +235,10 @@ func (s *sweepRun) all() *Sweep {
 // one skips, copies or trains cell i and reports it.
 func (s *sweepRun) one(i int) {
 	c := s.cells[i]
-	prefix := fmt.Sprintf("%s cell %d of %d, %s/%s", s.table, i+1, len(s.cells), c.Dataset, c.Method)
+	prefix := fmt.Sprintf("%s cell %d of %d, %s", s.table, i+1, len(s.cells), c.Cell)
 	fail := func(err error, format string, args ...any) {
 		s.locked(func() {
-			s.failed = append(s.failed, failure{i, CellError{Dataset: c.Dataset, Method: c.Method, Err: err}})
+			s.failed = append(s.failed, failure{i, CellError{Dataset: c.Dataset, Method: c.Method, Params: c.Params, Err: err}})
 			fmt.Fprintf(s.progress, format, args...)
 		})
 	}
@@ -380,6 +396,11 @@ func (o Options) runCell(runner CellRunner, table string, c cell) (*Record, erro
 	rec, err := newRecord(table, c.Dataset, c.Method, c.Runs, o.Quick, res)
 	if err != nil {
 		return nil, err
+	}
+	for k, v := range c.Params {
+		if got, ok := rec.Params[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {
+			return nil, fmt.Errorf("runner trained with %s = %v, want %v", k, got, v)
+		}
 	}
 	rec.Command, rec.GitRevision = o.Command, o.GitRevision
 	rec.WallSeconds = time.Since(start).Seconds()

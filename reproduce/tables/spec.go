@@ -99,6 +99,11 @@ var Notes = map[string][]string{
 		"Random Mix: the paper does not say how nodes are paired. Ours (geomix.RandomMix) is GeoMix-I on a graph relabelled by a fresh random permutation every epoch; with Cora's K = 3, α = 0.1 a train node's features then come mostly from random nodes while its CE target stays its true label, and accuracy falls far below the paper's 82.1 (pairing each node with one random partner did no better in a trial, 15%). The paper's qualitative claim (below GeoMix-I) holds, its size does not.",
 		"Squirrel: GCN and GeoMix-I come from Table 2's cells. Random Mix and w/o Locality were trained on 2026-11-25 by a binary built at 96478ed, beside one or two other trainings (50 min each). w/o Locality (39.67 ± 1.94) is 3.7% under GeoMix-I, as the paper has it (6.6%). Random Mix (41.47 ± 1.78) is level with GeoMix-I (41.18 ± 1.66; run by run within 1.2 points but for two), not 7.8% under as in the paper: Squirrel's GeoMix-I row mixes one hop with α = 0.8, so a node keeps 80% of its own features whether the other 20% come from its neighbours or from random nodes, and on this heterophilic graph (edge homophily 0.21) neighbours are little more alike than random nodes. How the paper pairs nodes for Random Mix is not published (above); the claim that random pairing hurts most on Squirrel does not show here.",
 	},
+	FigureHyper: {
+		"The .tex holds no numbers for this figure (its image is not in the source), only its claim that 2 hops generally do best: each panel's last line checks it. Ours only, no paper column.",
+		"Every point is the authors' script row for (data set, method) with only α (geomix.ParamAlpha) and K (geomix.ParamHops) changed: the data set's runs, epochs, split and best-validation selection. The presets stay the authors' (†); the grid is a view, not a tuning.",
+		"α = 0 is the plain Â^K mix (GeoMix-I and -II agree there); at K = 1 GeoMix-II's residual to the input is GeoMix-I's residual to the previous hop, so their K = 1 rows agree too.",
+	},
 }
 
 // Specs returns the runnable tables: table2, table3, table4 and table5.

@@ -1,0 +1,423 @@
+package tables
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/internal/atomicfile"
+)
+
+// FigureHyper is the id of the hyper-parameter figure: its points are stored in
+// DIR/figure-hyper/, its report in DIR/figure-hyper.md.
+const FigureHyper = "figure-hyper"
+
+// GridMethods are the methods a Grid sweeps: the GeoMix variants whose mixing α weighs
+// (GeoMix-III's residual is ParamResWeight).
+var GridMethods = []string{"geomix1", "geomix2"}
+
+// Grid is a sweep of GeoMix-I/II over the locality weight α (geomix.ParamAlpha) and the number of
+// mixup hops K (geomix.ParamHops), every other hyper-parameter from the data set's preset: the
+// paper's appendix figure "Impacts of α and Mixup hop on Geometric Mixup", whose numbers the .tex
+// does not hold (only its claim that 2 hops generally do best).
+type Grid struct {
+	Datasets, Methods []string
+	Alphas            []float64
+	Hops              []int
+}
+
+// DefaultGrid is what `reproduce figure-hyper` sweeps without flags: GeoMix-I and -II on Cora and
+// CiteSeer, α ∈ {0, 0.1, 0.3, 0.5, 0.7, 0.9} and K ∈ {1, 2, 3, 4}.
+func DefaultGrid() Grid {
+	return Grid{Datasets: []string{"cora", "citeseer"}, Methods: slices.Clone(GridMethods),
+		Alphas: []float64{0, 0.1, 0.3, 0.5, 0.7, 0.9}, Hops: []int{1, 2, 3, 4}}
+}
+
+// Check returns an error naming the first data set, method, α or K a sweep cannot run, or a value
+// given twice.
+func (g Grid) Check() error {
+	if len(g.Datasets) == 0 || len(g.Methods) == 0 || len(g.Alphas) == 0 || len(g.Hops) == 0 {
+		return fmt.Errorf("tables: %s needs at least one data set, method, alpha and hop count, got %d, %d, %d, %d",
+			FigureHyper, len(g.Datasets), len(g.Methods), len(g.Alphas), len(g.Hops))
+	}
+	for _, d := range g.Datasets {
+		if _, err := geomix.PresetFor(d, g.Methods[0]); err != nil {
+			return fmt.Errorf("tables: %s: %w", FigureHyper, err)
+		}
+	}
+	for _, m := range g.Methods {
+		if !slices.Contains(GridMethods, m) {
+			return fmt.Errorf("tables: %s sweeps alpha, which only %s weigh; got method %q", FigureHyper, strings.Join(GridMethods, " and "), m)
+		}
+	}
+	for _, a := range g.Alphas {
+		if !(a >= 0 && a <= 1) {
+			return fmt.Errorf("tables: %s: alpha %v outside [0, 1]", FigureHyper, a)
+		}
+	}
+	for _, k := range g.Hops {
+		if k < 1 {
+			return fmt.Errorf("tables: %s: hops %d, want >= 1", FigureHyper, k)
+		}
+	}
+	for name, dup := range map[string]bool{"data set": hasDuplicate(g.Datasets), "method": hasDuplicate(g.Methods),
+		"alpha": hasDuplicate(g.Alphas), "hop count": hasDuplicate(g.Hops)} {
+		if dup {
+			return fmt.Errorf("tables: %s: a %s is given twice", FigureHyper, name)
+		}
+	}
+	return nil
+}
+
+// hasDuplicate reports whether a value occurs twice in list.
+func hasDuplicate[T comparable](list []T) bool {
+	seen := map[T]bool{}
+	for _, v := range list {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+	}
+	return false
+}
+
+// GridRecordPath is where the point (alpha, hops) of method on dataset is stored under dir:
+// dir/figure-hyper/<dataset>-<method>-alpha<α>-hops<K>.json.
+func GridRecordPath(dir, dataset, method string, alpha float64, hops int) string {
+	return filepath.Join(dir, FigureHyper, gridPointName(dataset, method, alpha, hops)+".json")
+}
+
+// gridPointName is a point's file name without extension.
+func gridPointName(dataset, method string, alpha float64, hops int) string {
+	return fmt.Sprintf("%s-%s-alpha%s-hops%d", dataset, method, strconv.FormatFloat(alpha, 'g', -1, 64), hops)
+}
+
+// RunGrid trains every point of grid through runner (geomix.ParamAlpha and geomix.ParamHops set in
+// Cell.Params over the preset), opts.Jobs at a time, writing each finished point atomically to
+// GridRecordPath, then renders OutDir/figure-hyper.md from every stored point. Points with a record
+// of the same runs and quick setting are skipped unless opts.Force, and an interrupted point resumes
+// at its run from its checkpoint, as in Run. opts.Datasets and opts.Methods are ignored (grid
+// names them). A failed point does not stop the others; RunGrid then returns an error naming them.
+func RunGrid(grid Grid, runner CellRunner, opts Options) (*GridReport, string, error) {
+	if runner == nil {
+		return nil, "", errors.New("tables: no CellRunner given")
+	}
+	if err := grid.Check(); err != nil {
+		return nil, "", err
+	}
+	if opts.Runs < 0 || opts.Jobs < 0 {
+		return nil, "", fmt.Errorf("tables: runs and jobs must be >= 0 (0 for the default), got %d and %d", opts.Runs, opts.Jobs)
+	}
+	opts = opts.withOutDir()
+	if opts.GitRevision == "" {
+		opts.GitRevision = GitRevision(".", opts.OutDir)
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = os.Stderr
+	}
+	cells, toRun := grid.plan(opts, progress)
+	sweep := (&sweepRun{opts: opts, runner: runner, table: FigureHyper, cells: cells, toRun: toRun, progress: progress}).all()
+	report, path, err := WriteGridReport(grid, opts)
+	if err != nil {
+		return report, path, err
+	}
+	if len(sweep.Failed) > 0 {
+		names := make([]string, len(sweep.Failed))
+		for i, f := range sweep.Failed {
+			names[i] = Cell{Dataset: f.Dataset, Method: f.Method, Params: f.Params}.String() + ": " + f.Err.Error()
+		}
+		return report, path, fmt.Errorf("%d of %d points of %s failed: %s", len(names), len(cells), FigureHyper, strings.Join(names, "; "))
+	}
+	return report, path, nil
+}
+
+// PlanGrid returns what RunGrid would do with grid and opts, point by point, without training.
+func PlanGrid(grid Grid, opts Options) ([]PlannedCell, error) {
+	if err := grid.Check(); err != nil {
+		return nil, err
+	}
+	opts = opts.withOutDir()
+	cells, _ := grid.plan(opts, io.Discard)
+	out := make([]PlannedCell, len(cells))
+	for i, c := range cells {
+		out[i] = PlannedCell{Cell: c.Cell, Path: c.path, State: StateToRun}
+		if c.skip {
+			out[i].State = StateFinished
+		} else if done, runs, ok := checkpointProgress(c.Checkpoint, c.Dataset, c.Method); ok && !opts.Force {
+			out[i].State, out[i].Done = StateInProgress, done
+			if runs != c.Runs {
+				out[i].State = StateStale
+			}
+		}
+	}
+	return out, nil
+}
+
+// gridRuns is the number of runs of every point of dataset under opts.
+func gridRuns(opts Options, dataset string) int {
+	switch {
+	case opts.Runs > 0:
+		return opts.Runs
+	case opts.Quick:
+		return 1
+	}
+	return DefaultRuns(dataset)
+}
+
+// plan lists the grid's points data set by data set, method by method, K by K and α by α, marking
+// those a matching record covers (unless opts.Force), and counts the points left to run.
+func (g Grid) plan(opts Options, progress io.Writer) (cells []cell, toRun int) {
+	for _, d := range g.Datasets {
+		runs := gridRuns(opts, d)
+		for _, m := range g.Methods {
+			for _, k := range g.Hops {
+				for _, a := range g.Alphas {
+					c := cell{Cell: Cell{Dataset: d, Method: m, Runs: runs, Quick: opts.Quick,
+						Params: map[string]any{geomix.ParamAlpha: a, geomix.ParamHops: k}},
+						path: GridRecordPath(opts.OutDir, d, m, a, k)}
+					if !opts.Quick {
+						c.Checkpoint = strings.TrimSuffix(c.path, ".json") + ".ckpt"
+					}
+					if !opts.Force {
+						r, err := readGridPoint(c.path, d, m, a, k)
+						if err == nil && r.Runs == runs && r.Quick == opts.Quick {
+							c.skip = true
+						} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+							fmt.Fprintf(progress, "%s: unreadable record, the point is rerun: %v\n", FigureHyper, err)
+						}
+					}
+					if !c.skip {
+						toRun++
+					}
+					cells = append(cells, c)
+				}
+			}
+		}
+	}
+	return cells, toRun
+}
+
+// readGridPoint reads the record at path and checks it is the point (alpha, hops) of method on
+// dataset.
+func readGridPoint(path, dataset, method string, alpha float64, hops int) (*Record, error) {
+	r, err := readCell(path, FigureHyper, dataset, method)
+	if err != nil {
+		return nil, err
+	}
+	a, aok := numberParam(r.Params, geomix.ParamAlpha)
+	k, kok := numberParam(r.Params, geomix.ParamHops)
+	if !aok || !kok || a != alpha || k != float64(hops) {
+		return nil, fmt.Errorf("%s: holds %s=%v %s=%v, want %v and %d", path, geomix.ParamAlpha, r.Params[geomix.ParamAlpha],
+			geomix.ParamHops, r.Params[geomix.ParamHops], alpha, hops)
+	}
+	return r, nil
+}
+
+// numberParam returns params[key] as a float64 (JSON decodes every number so) when it is a number.
+func numberParam(params map[string]any, key string) (float64, bool) {
+	switch v := params[key].(type) {
+	case float64:
+		return v, true
+	case int:
+		return float64(v), true
+	}
+	return 0, false
+}
+
+// GridReport is a Grid's stored points: one panel per (data set, method).
+type GridReport struct {
+	Figure string `json:"figure"`
+	Provenance
+	Panels []GridPanel `json:"panels"`
+}
+
+// GridPanel is the test accuracy of one method on one data set at every (K, α) of a Grid.
+type GridPanel struct {
+	Dataset string    `json:"dataset"`
+	Method  string    `json:"method"`
+	Alphas  []float64 `json:"alphas"`
+	Hops    []int     `json:"hops"`
+	// Acc is [len(Hops)][len(Alphas)]: mean ± std over runs in percent, nil where no point is stored.
+	Acc [][]*Stat `json:"acc"`
+	// Runs is the largest run count of the stored points; TrainSeconds sums their seconds_total.
+	Runs         int     `json:"runs"`
+	TrainSeconds float64 `json:"train_seconds"`
+	// PresetAlpha and PresetHops are the point of the authors' script row.
+	PresetAlpha float64 `json:"preset_alpha"`
+	PresetHops  int     `json:"preset_hops"`
+}
+
+// LoadGrid reads grid's stored points under dir (a missing point is a nil Acc entry; an unreadable
+// record is an error naming it).
+func LoadGrid(dir string, grid Grid) (*GridReport, error) {
+	if err := grid.Check(); err != nil {
+		return nil, err
+	}
+	r := &GridReport{Figure: FigureHyper, Provenance: newProvenance()}
+	for _, d := range grid.Datasets {
+		for _, m := range grid.Methods {
+			preset, err := geomix.PresetFor(d, m)
+			if err != nil {
+				return nil, err
+			}
+			p := GridPanel{Dataset: d, Method: m, Alphas: grid.Alphas, Hops: grid.Hops, Acc: make([][]*Stat, len(grid.Hops))}
+			p.PresetAlpha, _ = preset.Params[geomix.ParamAlpha].(float64)
+			p.PresetHops, _ = preset.Params[geomix.ParamHops].(int)
+			for i, k := range grid.Hops {
+				p.Acc[i] = make([]*Stat, len(grid.Alphas))
+				for j, a := range grid.Alphas {
+					rec, err := readGridPoint(GridRecordPath(dir, d, m, a, k), d, m, a, k)
+					if errors.Is(err, os.ErrNotExist) {
+						continue
+					} else if err != nil {
+						return nil, err
+					}
+					p.Acc[i][j] = &Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}
+					p.Runs = max(p.Runs, rec.Runs)
+					p.TrainSeconds += rec.SecondsTotal
+					r.add(rec)
+				}
+			}
+			r.Panels = append(r.Panels, p)
+		}
+	}
+	return r, nil
+}
+
+// WriteGridReport renders OutDir/figure-hyper.md (atomically) from grid's stored points without
+// training anything, and returns the report and its path.
+func WriteGridReport(grid Grid, opts Options) (*GridReport, string, error) {
+	opts = opts.withOutDir()
+	report, err := LoadGrid(opts.OutDir, grid)
+	if err != nil {
+		return nil, "", err
+	}
+	report.Command = opts.Command
+	path := ReportPath(opts.OutDir, FigureHyper)
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, report.Markdown())
+		return err
+	})
+	return report, path, err
+}
+
+// BestHops returns, for every α of the panel, the K of the highest mean test accuracy (the smaller
+// K on a tie), or 0 when a point of that α is missing.
+func (p GridPanel) BestHops() []int {
+	best := make([]int, len(p.Alphas))
+	for j := range p.Alphas {
+		top := math.Inf(-1)
+		for i, k := range p.Hops {
+			s := p.Acc[i][j]
+			if s == nil {
+				best[j] = 0
+				break
+			}
+			if s.Mean > top {
+				top, best[j] = s.Mean, k
+			}
+		}
+	}
+	return best
+}
+
+// Heatmap returns the panel's mean test accuracies as labelled rows (K, [len(Hops)]) and columns
+// (α, [len(Alphas)]), NaN where a point is missing: the input of a viz.Heatmap.
+func (p GridPanel) Heatmap() (alphaLabels, hopLabels []string, values [][]float64) {
+	for _, a := range p.Alphas {
+		alphaLabels = append(alphaLabels, strconv.FormatFloat(a, 'g', -1, 64))
+	}
+	for i, k := range p.Hops {
+		hopLabels = append(hopLabels, strconv.Itoa(k))
+		row := make([]float64, len(p.Alphas))
+		for j, s := range p.Acc[i] {
+			row[j] = math.NaN()
+			if s != nil {
+				row[j] = s.Mean
+			}
+		}
+		values = append(values, row)
+	}
+	return alphaLabels, hopLabels, values
+}
+
+// Title names the panel, e.g. "Cora, GeoMix-I".
+func (p GridPanel) Title() string {
+	return DatasetNames[p.Dataset] + ", " + MethodNames[p.Method]
+}
+
+// Markdown renders the report: a header (command, date, machine, revisions, quick warning, notes),
+// then per panel a K × α table of mean ± std with the best mean in bold and the preset's point
+// marked †, and the best K for every α against the paper's claim.
+func (r *GridReport) Markdown() string {
+	var b strings.Builder
+	b.WriteString("# Figure (appendix): impact of α and mixup hops K on GeoMix\n\n")
+	b.WriteString("Test accuracy of GeoMix-I/II over a grid of the locality weight α and the number of mixup hops K; every other hyper-parameter is the data set's preset.\n\n")
+	r.Provenance.write(&b, "Points")
+	if r.Quick {
+		b.WriteString("\n> **Points run with --quick are NOT the paper's protocol**: 1 run, few epochs.\n")
+	}
+	b.WriteString("\nNotes:\n\n")
+	for _, n := range Notes[FigureHyper] {
+		fmt.Fprintf(&b, "- %s\n", n)
+	}
+	for _, p := range r.Panels {
+		fmt.Fprintf(&b, "\n## %s\n\n", p.Title())
+		fmt.Fprintf(&b, "Preset point † α = %g, K = %d; %d runs per point; training time %s.\n\n", p.PresetAlpha, p.PresetHops, p.Runs, Duration(p.TrainSeconds))
+		b.WriteString("| K \\ α |")
+		for _, a := range p.Alphas {
+			fmt.Fprintf(&b, " %g |", a)
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---|", len(p.Alphas)) + "\n")
+		best := p.BestHops()
+		for i, k := range p.Hops {
+			fmt.Fprintf(&b, "| %d |", k)
+			for j, a := range p.Alphas {
+				cell := "not run"
+				if s := p.Acc[i][j]; s != nil {
+					cell = fmt.Sprintf("%.2f ± %.2f", s.Mean, s.Std)
+					if best[j] == k {
+						cell = "**" + cell + "**"
+					}
+				}
+				if a == p.PresetAlpha && k == p.PresetHops {
+					cell += " †"
+				}
+				fmt.Fprintf(&b, " %s |", cell)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n" + bestHopsLine(p.Alphas, best) + "\n")
+	}
+	return b.String()
+}
+
+// bestHopsLine says which K does best at every complete α and how often that is K = 2, the
+// paper's claim.
+func bestHopsLine(alphas []float64, best []int) string {
+	var parts []string
+	complete, two := 0, 0
+	for j, k := range best {
+		if k == 0 {
+			continue
+		}
+		complete++
+		if k == 2 {
+			two++
+		}
+		parts = append(parts, fmt.Sprintf("α %g: K = %d", alphas[j], k))
+	}
+	if complete == 0 {
+		return "Best K per α: no α has all its points yet."
+	}
+	return fmt.Sprintf("Best K per α (bold): %s. K = 2 is the best at %d of %d α values (the paper: \"using 2 hops generally yields the most competitive performance\").",
+		strings.Join(parts, ", "), two, complete)
+}
