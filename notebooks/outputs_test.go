@@ -416,3 +416,49 @@ func TestAblationOutputs(t *testing.T) {
 		t.Error("want one bar chart of ours vs paper")
 	}
 }
+
+var (
+	gridPoint  = regexp.MustCompile(`(?m)^point (\S+) (\S+) alpha=(\S+) hops=(\d+): acc=(\S+) std=(\S+) runs=(\d+) quick=(\w+) preset=(\w+) best=(\w+)$`)
+	hyperFixed = regexp.MustCompile(`(?m)^headless: alpha=(\S+)$`)
+)
+
+func TestHyperOutputs(t *testing.T) {
+	stdout, html := executed(t, "04-hyper")
+	points := gridPoint.FindAllStringSubmatch(stdout, -1)
+	if len(points) == 0 {
+		t.Fatal("no point printed")
+	}
+	// Per panel and α: the printed best K must be the highest accuracy there (the first on ties).
+	type key struct{ panel, alpha string }
+	top, bestAcc := map[key]float64{}, map[key]float64{}
+	panels := map[string]bool{}
+	for _, m := range points {
+		panels[m[1]+"/"+m[2]] = true
+		acc := atof(t, m[5])
+		// Cora and CiteSeer: chance is 14% and 17%; a diverged point may sit near it, none above 100.
+		if acc < 5 || acc > 100 || atof(t, m[6]) < 0 {
+			t.Errorf("%s: accuracy %s ± %s out of range", m[0], m[5], m[6])
+		}
+		k := key{m[1] + "/" + m[2], m[3]}
+		if v, ok := top[k]; !ok || acc > v {
+			top[k] = acc
+		}
+		if m[10] == "true" {
+			if _, twice := bestAcc[k]; twice {
+				t.Errorf("%s alpha=%s: two points marked best", k.panel, k.alpha)
+			}
+			bestAcc[k] = acc
+		}
+	}
+	for k, v := range top {
+		if b, ok := bestAcc[k]; !ok || b != v {
+			t.Errorf("%s alpha=%s: best marked at %v (ok %v), highest accuracy %v", k.panel, k.alpha, b, ok, v)
+		}
+	}
+	if m := hyperFixed.FindStringSubmatch(stdout); m == nil {
+		t.Error("the headless line chart's line is missing")
+	}
+	if n := countCharts(t, html); n != len(panels)+1 {
+		t.Errorf("%d charts, want one heatmap per panel (%d) and the line chart", n, len(panels))
+	}
+}

@@ -130,13 +130,25 @@ func RunGrid(grid Grid, runner CellRunner, opts Options) (*GridReport, string, e
 		return report, path, err
 	}
 	if len(sweep.Failed) > 0 {
-		names := make([]string, len(sweep.Failed))
-		for i, f := range sweep.Failed {
-			names[i] = Cell{Dataset: f.Dataset, Method: f.Method, Params: f.Params}.String() + ": " + f.Err.Error()
-		}
-		return report, path, fmt.Errorf("%d of %d points of %s failed: %s", len(names), len(cells), FigureHyper, strings.Join(names, "; "))
+		return report, path, &GridError{Failed: sweep.Failed, Of: len(cells)}
 	}
 	return report, path, nil
+}
+
+// GridError is RunGrid's error when points failed.
+type GridError struct {
+	// Failed are the failed points, in grid order, of Of points.
+	Failed []CellError
+	Of     int
+}
+
+// Error names every failed point and its error.
+func (e *GridError) Error() string {
+	names := make([]string, len(e.Failed))
+	for i, f := range e.Failed {
+		names[i] = Cell{Dataset: f.Dataset, Method: f.Method, Params: f.Params}.String() + ": " + f.Err.Error()
+	}
+	return fmt.Sprintf("%d of %d points of %s failed: %s", len(names), e.Of, FigureHyper, strings.Join(names, "; "))
 }
 
 // PlanGrid returns what RunGrid would do with grid and opts, point by point, without training.

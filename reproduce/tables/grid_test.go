@@ -1,12 +1,15 @@
 package tables
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
 )
 
@@ -137,5 +140,47 @@ func TestGridCheck(t *testing.T) {
 	}
 	if err := DefaultGrid().Check(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestGridCommittedOrQuick checks the notebook's choice: committed points when there are some,
+// a quick grid when asked (or when nothing is committed), and the committed points when the quick
+// grid lacks its data; and the point lines it prints.
+func TestGridCommittedOrQuick(t *testing.T) {
+	dir := t.TempDir()
+	r := &gridRunner{acc: func(alpha float64, hops int) float64 { return 70 + alpha + float64(hops) }}
+	quickGrid := Grid{Datasets: []string{"cora"}, Methods: []string{"geomix1"}, Alphas: []float64{0.5}, Hops: []int{1, 2}}
+
+	rep, err := GridCommittedOrQuick(dir, smallGrid(), false, quickGrid, r.run, "nb", "rev", io.Discard)
+	if err != nil || rep.Points() != 2 || !rep.Quick || r.calls != 2 {
+		t.Fatalf("nothing committed: err %v, %d points, quick %v, %d calls; want the 2 quick points", err, rep.Points(), rep.Quick, r.calls)
+	}
+	if _, _, err := RunGrid(smallGrid(), r.run, Options{OutDir: dir, Runs: 2, Progress: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	r.calls = 0
+	rep, err = GridCommittedOrQuick(dir, smallGrid(), false, quickGrid, r.run, "nb", "rev", io.Discard)
+	if err != nil || rep.Points() != 9 || rep.Quick || r.calls != 0 {
+		t.Fatalf("committed: err %v, %d points, quick %v, %d calls; want the 9 committed points, nothing trained", err, rep.Points(), rep.Quick, r.calls)
+	}
+	var lines strings.Builder
+	if err := rep.WritePoints(&lines); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"point cora geomix1 alpha=0.1 hops=3: acc=73.10 std=0.50 runs=2 quick=false preset=true best=true\n",
+		"point cora geomix1 alpha=0 hops=1: acc=71.00 std=0.50 runs=2 quick=false preset=false best=false\n"} {
+		if !strings.Contains(lines.String(), want) {
+			t.Errorf("point lines lack %q:\n%s", want, lines.String())
+		}
+	}
+	offline := func(c Cell) (*geomix.Result, error) {
+		return nil, fmt.Errorf("loading %s: %w", c.Dataset, datasets.ErrMissing)
+	}
+	if rep, err := GridCommittedOrQuick(dir, smallGrid(), true, quickGrid, offline, "nb", "rev", io.Discard); err != nil || rep.Points() != 9 {
+		t.Errorf("quick without data: err %v; want the committed points", err)
+	}
+	broken := func(Cell) (*geomix.Result, error) { return nil, errors.New("shape mismatch") }
+	if _, err := GridCommittedOrQuick(dir, smallGrid(), true, quickGrid, broken, "nb", "rev", io.Discard); err == nil {
+		t.Error("quick grid failing for another reason than missing data: no error")
 	}
 }
