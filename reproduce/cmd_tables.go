@@ -160,8 +160,8 @@ func runList(args []string) error {
 	return w.Flush()
 }
 
-// progressNote says how many full-protocol cells of the table, or points of the default grid of
-// figure-hyper, are finished and in progress under dir ("" for other entries).
+// progressNote says how many full-protocol cells of the table, or points of a figure's default
+// sweep, are finished and in progress under dir ("" for other entries).
 func progressNote(id, dir string) string {
 	if spec, err := tables.SpecFor(id); err == nil {
 		if cells, err := tables.Plan(spec, tables.Options{OutDir: dir}); err == nil {
@@ -170,6 +170,10 @@ func progressNote(id, dir string) string {
 	} else if id == tables.FigureHyper {
 		if cells, err := tables.PlanGrid(tables.DefaultGrid(), tables.Options{OutDir: dir}); err == nil {
 			return cellCounts(cells, "points of the default grid", dir)
+		}
+	} else if id == tables.FigureBackbones {
+		if cells, err := tables.PlanBackbones(tables.DefaultBackboneSweep(), tables.Options{OutDir: dir}); err == nil {
+			return cellCounts(cells, "points of the default sweep", dir)
 		}
 	}
 	return ""

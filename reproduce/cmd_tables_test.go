@@ -116,35 +116,3 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("splitList = %q", got)
 	}
 }
-
-// TestFigureHyperCommand sweeps a 2 × 2 grid with a runner that trains as told (accuracy 60 +
-// 10 α + K), and checks the report, the heatmap page and that a bad flag names itself.
-func TestFigureHyperCommand(t *testing.T) {
-	withRunner(t, func(c tables.Cell) (*geomix.Result, error) {
-		alpha, hops := c.Params[geomix.ParamAlpha].(float64), c.Params[geomix.ParamHops].(int)
-		acc := 60 + 10*alpha + float64(hops)
-		res := &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: c.Runs, TestAccMean: acc, Params: c.Params}
-		for i := range c.Runs {
-			res.PerRun = append(res.PerRun, geomix.RunResult{Run: i, TestAcc: acc})
-		}
-		return res, nil
-	})
-	dir := t.TempDir()
-	if err := runFigureHyper([]string{"--out", dir, "--datasets", "cora", "--methods", "geomix1", "--alphas", "0.1,0.5", "--hops", "1,2", "--runs", "1"}); err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(dir, tables.FigureHyper+".md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(md), "| 2 | **63.00 ± 0.00** | **67.00 ± 0.00** |") || !strings.Contains(string(md), "K = 2 is the best at 2 of 2 α values") {
-		t.Errorf("report:\n%s", md)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, tables.FigureHyper, "cora-geomix1.html"))
-	if err != nil || !strings.Contains(string(page), "heatmap") || !strings.Contains(string(page), "Cora, GeoMix-I") {
-		t.Errorf("heatmap page (err %v) lacks the heatmap or its title", err)
-	}
-	if err := runFigureHyper([]string{"--out", dir, "--hops", "2,x"}); err == nil || !strings.Contains(err.Error(), `--hops: "x"`) {
-		t.Errorf("bad --hops: %v", err)
-	}
-}

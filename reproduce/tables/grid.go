@@ -1,18 +1,14 @@
 package tables
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/geomix-go/geomix/geomix"
-	"github.com/geomix-go/geomix/internal/atomicfile"
 )
 
 // FigureHyper is the id of the hyper-parameter figure: its points are stored in
@@ -104,144 +100,33 @@ func gridPointName(dataset, method string, alpha float64, hops int) string {
 // GridRecordPath, then renders OutDir/figure-hyper.md from every stored point. Points with a record
 // of the same runs and quick setting are skipped unless opts.Force, and an interrupted point resumes
 // at its run from its checkpoint, as in Run. opts.Datasets and opts.Methods are ignored (grid
-// names them). A failed point does not stop the others; RunGrid then returns an error naming them.
+// names them). A failed point does not stop the others; RunGrid then returns a *FigureError.
 func RunGrid(grid Grid, runner CellRunner, opts Options) (*GridReport, string, error) {
-	if runner == nil {
-		return nil, "", errors.New("tables: no CellRunner given")
-	}
-	if err := grid.Check(); err != nil {
-		return nil, "", err
-	}
-	if opts.Runs < 0 || opts.Jobs < 0 {
-		return nil, "", fmt.Errorf("tables: runs and jobs must be >= 0 (0 for the default), got %d and %d", opts.Runs, opts.Jobs)
-	}
-	opts = opts.withOutDir()
-	if opts.GitRevision == "" {
-		opts.GitRevision = GitRevision(".", opts.OutDir)
-	}
-	progress := opts.Progress
-	if progress == nil {
-		progress = os.Stderr
-	}
-	cells, toRun := grid.plan(opts, progress)
-	sweep := (&sweepRun{opts: opts, runner: runner, table: FigureHyper, cells: cells, toRun: toRun, progress: progress}).all()
-	report, path, err := WriteGridReport(grid, opts)
-	if err != nil {
-		return report, path, err
-	}
-	if len(sweep.Failed) > 0 {
-		return report, path, &GridError{Failed: sweep.Failed, Of: len(cells)}
-	}
-	return report, path, nil
-}
-
-// GridError is RunGrid's error when points failed.
-type GridError struct {
-	// Failed are the failed points, in grid order, of Of points.
-	Failed []CellError
-	Of     int
-}
-
-// Error names every failed point and its error.
-func (e *GridError) Error() string {
-	names := make([]string, len(e.Failed))
-	for i, f := range e.Failed {
-		names[i] = Cell{Dataset: f.Dataset, Method: f.Method, Params: f.Params}.String() + ": " + f.Err.Error()
-	}
-	return fmt.Sprintf("%d of %d points of %s failed: %s", len(names), e.Of, FigureHyper, strings.Join(names, "; "))
+	return sweepFigure(grid, runner, opts, func(o Options) (*GridReport, string, error) { return WriteGridReport(grid, o) })
 }
 
 // PlanGrid returns what RunGrid would do with grid and opts, point by point, without training.
 func PlanGrid(grid Grid, opts Options) ([]PlannedCell, error) {
-	if err := grid.Check(); err != nil {
-		return nil, err
-	}
-	opts = opts.withOutDir()
-	cells, _ := grid.plan(opts, io.Discard)
-	out := make([]PlannedCell, len(cells))
-	for i, c := range cells {
-		out[i] = PlannedCell{Cell: c.Cell, Path: c.path, State: StateToRun}
-		if c.skip {
-			out[i].State = StateFinished
-		} else if done, runs, ok := checkpointProgress(c.Checkpoint, c.Dataset, c.Method); ok && !opts.Force {
-			out[i].State, out[i].Done = StateInProgress, done
-			if runs != c.Runs {
-				out[i].State = StateStale
-			}
-		}
-	}
-	return out, nil
+	return planFigure(grid, opts)
 }
 
-// gridRuns is the number of runs of every point of dataset under opts.
-func gridRuns(opts Options, dataset string) int {
-	switch {
-	case opts.Runs > 0:
-		return opts.Runs
-	case opts.Quick:
-		return 1
-	}
-	return DefaultRuns(dataset)
-}
+// id is FigureHyper.
+func (g Grid) id() string { return FigureHyper }
 
-// plan lists the grid's points data set by data set, method by method, K by K and α by α, marking
-// those a matching record covers (unless opts.Force), and counts the points left to run.
-func (g Grid) plan(opts Options, progress io.Writer) (cells []cell, toRun int) {
+// points lists the grid's points data set by data set, method by method, K by K and α by α.
+func (g Grid) points(opts Options) []cell {
+	var points []cell
 	for _, d := range g.Datasets {
-		runs := gridRuns(opts, d)
 		for _, m := range g.Methods {
 			for _, k := range g.Hops {
 				for _, a := range g.Alphas {
-					c := cell{Cell: Cell{Dataset: d, Method: m, Runs: runs, Quick: opts.Quick,
-						Params: map[string]any{geomix.ParamAlpha: a, geomix.ParamHops: k}},
-						path: GridRecordPath(opts.OutDir, d, m, a, k)}
-					if !opts.Quick {
-						c.Checkpoint = strings.TrimSuffix(c.path, ".json") + ".ckpt"
-					}
-					if !opts.Force {
-						r, err := readGridPoint(c.path, d, m, a, k)
-						if err == nil && r.Runs == runs && r.Quick == opts.Quick {
-							c.skip = true
-						} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-							fmt.Fprintf(progress, "%s: unreadable record, the point is rerun: %v\n", FigureHyper, err)
-						}
-					}
-					if !c.skip {
-						toRun++
-					}
-					cells = append(cells, c)
+					path := strings.TrimSuffix(GridRecordPath(opts.OutDir, d, m, a, k), ".json")
+					points = append(points, newPoint(opts, d, m, map[string]any{geomix.ParamAlpha: a, geomix.ParamHops: k}, path))
 				}
 			}
 		}
 	}
-	return cells, toRun
-}
-
-// readGridPoint reads the record at path and checks it is the point (alpha, hops) of method on
-// dataset.
-func readGridPoint(path, dataset, method string, alpha float64, hops int) (*Record, error) {
-	r, err := readCell(path, FigureHyper, dataset, method)
-	if err != nil {
-		return nil, err
-	}
-	a, aok := numberParam(r.Params, geomix.ParamAlpha)
-	k, kok := numberParam(r.Params, geomix.ParamHops)
-	if !aok || !kok || a != alpha || k != float64(hops) {
-		return nil, fmt.Errorf("%s: holds %s=%v %s=%v, want %v and %d", path, geomix.ParamAlpha, r.Params[geomix.ParamAlpha],
-			geomix.ParamHops, r.Params[geomix.ParamHops], alpha, hops)
-	}
-	return r, nil
-}
-
-// numberParam returns params[key] as a float64 (JSON decodes every number so) when it is a number.
-func numberParam(params map[string]any, key string) (float64, bool) {
-	switch v := params[key].(type) {
-	case float64:
-		return v, true
-	case int:
-		return float64(v), true
-	}
-	return 0, false
+	return points
 }
 
 // GridReport is a Grid's stored points: one panel per (data set, method).
@@ -259,9 +144,7 @@ type GridPanel struct {
 	Hops    []int     `json:"hops"`
 	// Acc is [len(Hops)][len(Alphas)]: mean ± std over runs in percent, nil where no point is stored.
 	Acc [][]*Stat `json:"acc"`
-	// Runs is the largest run count of the stored points; TrainSeconds sums their seconds_total.
-	Runs         int     `json:"runs"`
-	TrainSeconds float64 `json:"train_seconds"`
+	pointTally
 	// PresetAlpha and PresetHops are the point of the authors' script row.
 	PresetAlpha float64 `json:"preset_alpha"`
 	PresetHops  int     `json:"preset_hops"`
@@ -286,16 +169,10 @@ func LoadGrid(dir string, grid Grid) (*GridReport, error) {
 			for i, k := range grid.Hops {
 				p.Acc[i] = make([]*Stat, len(grid.Alphas))
 				for j, a := range grid.Alphas {
-					rec, err := readGridPoint(GridRecordPath(dir, d, m, a, k), d, m, a, k)
-					if errors.Is(err, os.ErrNotExist) {
-						continue
-					} else if err != nil {
+					point := Cell{Dataset: d, Method: m, Params: map[string]any{geomix.ParamAlpha: a, geomix.ParamHops: k}}
+					if p.Acc[i][j], err = loadPoint(GridRecordPath(dir, d, m, a, k), FigureHyper, point, &p.pointTally, &r.Provenance); err != nil {
 						return nil, err
 					}
-					p.Acc[i][j] = &Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}
-					p.Runs = max(p.Runs, rec.Runs)
-					p.TrainSeconds += rec.SecondsTotal
-					r.add(rec)
 				}
 			}
 			r.Panels = append(r.Panels, p)
@@ -313,11 +190,7 @@ func WriteGridReport(grid Grid, opts Options) (*GridReport, string, error) {
 		return nil, "", err
 	}
 	report.Command = opts.Command
-	path := ReportPath(opts.OutDir, FigureHyper)
-	err = atomicfile.Write(path, func(w io.Writer) error {
-		_, err := io.WriteString(w, report.Markdown())
-		return err
-	})
+	path, err := writeFigureReport(opts, FigureHyper, report.Markdown())
 	return report, path, err
 }
 

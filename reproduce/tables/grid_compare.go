@@ -35,7 +35,7 @@ func GridCommittedOrQuick(resultsDir string, grid Grid, quick bool, quickGrid Gr
 	fmt.Fprintf(log, "quick grid (NOT the paper's protocol: 1 run, %d epochs): %v x %v, alpha %v, K %v\n",
 		QuickEpochs, quickGrid.Datasets, quickGrid.Methods, quickGrid.Alphas, quickGrid.Hops)
 	report, _, err := RunGrid(quickGrid, runner, Options{Quick: true, OutDir: dir, Command: command, GitRevision: revision, Progress: log})
-	var failed *GridError
+	var failed *FigureError
 	if err != nil && hasCommitted && errors.As(err, &failed) && allMissingData(failed.Failed) {
 		fmt.Fprintf(log, "the quick grid has no data (%v): showing the committed points under %s/%s instead\n", failed.Failed[0].Err, resultsDir, FigureHyper)
 		return committed, nil

@@ -62,7 +62,8 @@ func TestRunGrid(t *testing.T) {
 	if r.calls != 9 {
 		t.Errorf("runner called %d times, want 9", r.calls)
 	}
-	rec, err := readGridPoint(GridRecordPath(dir, "cora", "geomix1", 0.1, 3), "cora", "geomix1", 0.1, 3)
+	rec, err := readPoint(GridRecordPath(dir, "cora", "geomix1", 0.1, 3), FigureHyper,
+		Cell{Dataset: "cora", Method: "geomix1", Params: map[string]any{geomix.ParamAlpha: 0.1, geomix.ParamHops: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

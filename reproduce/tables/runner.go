@@ -397,10 +397,8 @@ func (o Options) runCell(runner CellRunner, table string, c cell) (*Record, erro
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range c.Params {
-		if got, ok := rec.Params[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {
-			return nil, fmt.Errorf("runner trained with %s = %v, want %v", k, got, v)
-		}
+	if err := sameParams(c.Params, rec.Params); err != nil {
+		return nil, fmt.Errorf("runner %w", err)
 	}
 	rec.Command, rec.GitRevision = o.Command, o.GitRevision
 	rec.WallSeconds = time.Since(start).Seconds()

@@ -104,6 +104,11 @@ var Notes = map[string][]string{
 		"Every point is the authors' script row for (data set, method) with only α (geomix.ParamAlpha) and K (geomix.ParamHops) changed: the data set's runs, epochs, split and best-validation selection. The presets stay the authors' (†); the grid is a view, not a tuning.",
 		"α = 0 is the plain Â^K mix (GeoMix-I and -II agree there); at K = 1 GeoMix-II's residual to the input is GeoMix-I's residual to the previous hop, so their K = 1 rows agree too.",
 	},
+	FigureBackbones: {
+		"The .tex holds no numbers for this figure (its image is not in the source), only its claim that GeoMix consistently enhances GAT and APPNP: the line under the table counts it. Ours only, no paper column; the paper's OOD panel (Twitch) is not swept by default (`--datasets twitch-ood`).",
+		"Plain backbones train like Table 2's baselines: the GeoMix-I script row's lr, weight decay, dropout and width, no mixing, Adam re-created every run. Under GeoMix-I/II/III the backbone replaces GCN in that variant's script row (geomix.ParamBackbone), which carries Adam across runs as the authors' code does. How the paper configured these runs is not published.",
+		"GAT is geomix.GAT (PyG's GATConv as the LINKX baselines build it, SPEC §6.1): 8 heads of the row's width, concatenated, then ELU, and one averaged output head; no dropout on the input or the attention coefficients. APPNP is geomix.APPNP: the row's MLP, then K = 10 propagation steps with teleport α = 0.1. GeoMix's mixing runs on the backbone's input projection X W_in, as on GCN.",
+	},
 }
 
 // Specs returns the runnable tables: table2, table3, table4 and table5.

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/geomix-go/geomix/datasets"
+	"github.com/geomix-go/geomix/internal/progress"
+	"github.com/geomix-go/geomix/reproduce/tables"
+	"github.com/geomix-go/geomix/viz"
+)
+
+func init() {
+	register(command{
+		name:    tables.FigureHyper,
+		summary: "sweep GeoMix-I/II over alpha and mixup hops K (resumable): the appendix's hyper-parameter figure",
+		run:     runFigureHyper,
+	})
+	register(command{
+		name:    tables.FigureBackbones,
+		summary: "train GAT and APPNP plainly and under GeoMix-I/II/III (resumable): the backbone figure",
+		run:     runFigureBackbones,
+	})
+}
+
+// figureFlags are the flags every figure sweep shares.
+type figureFlags struct {
+	runs, jobs                               *int
+	quick, force, asJSON, dryRun, reportOnly *bool
+	out, dataDir                             *string
+}
+
+// addFigureFlags defines the shared flags of figure id on fs.
+func addFigureFlags(fs *flag.FlagSet, id string) *figureFlags {
+	return &figureFlags{
+		runs:       fs.Int("runs", 0, "runs per point (default 5, 10 for squirrel/chameleon, 1 with --quick)"),
+		quick:      fs.Bool("quick", false, "1 run, few epochs: a smoke test, NOT the paper's protocol"),
+		out:        fs.String("out", "results", "results directory: points in DIR/"+id+"/, the report in DIR/"+id+".md"),
+		force:      fs.Bool("force", false, "rerun points that already have a result"),
+		asJSON:     fs.Bool("json", false, "also print the report as JSON on stdout"),
+		jobs:       fs.Int("jobs", 1, "points to train at once (each keeps one core busy on the pure-Go backend; records do not depend on it)"),
+		dryRun:     fs.Bool("dry-run", false, "list the points and their state (finished, in progress, to run) without training"),
+		reportOnly: fs.Bool("report-only", false, "render the report and charts from the records in DIR without training"),
+		dataDir:    fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)"),
+	}
+}
+
+// figureSweep is what runFigure needs of one figure: its plan, its sweep and its report with charts.
+type figureSweep struct {
+	id   string
+	plan func(tables.Options) ([]tables.PlannedCell, error)
+	// run trains the points and renders the report; render only renders it. Both return the report
+	// (for --json), its path and an error.
+	run    func(tables.CellRunner, tables.Options) (any, string, error)
+	render func(tables.Options) (any, string, error)
+	// charts saves the report's HTML charts into dir.
+	charts func(report any, dir string) error
+}
+
+// runFigure parses the shared flags already defined on fs (args were parsed by the caller) and runs
+// the sweep: a dry run, a report from the records, or the training of the missing points; then
+// the charts and, with --json, the report on stdout.
+func runFigure(f *figureFlags, s figureSweep, args []string) error {
+	if *f.jobs < 1 {
+		return fmt.Errorf("--jobs %d: want >= 1", *f.jobs)
+	}
+	if *f.dataDir != "" {
+		if err := os.Setenv(datasets.EnvData, *f.dataDir); err != nil {
+			return err
+		}
+	}
+	opts := tables.Options{Runs: *f.runs, Quick: *f.quick, OutDir: *f.out, Force: *f.force, Jobs: *f.jobs, Command: commandLine(s.id, args)}
+	if *f.dryRun {
+		return printPoints(s.plan(opts))
+	}
+	var report any
+	var path string
+	var err error
+	if *f.reportOnly {
+		report, path, err = s.render(opts)
+	} else {
+		var cellOut io.Writer = os.Stderr
+		if *f.jobs > 1 {
+			cellOut = progress.Plain(os.Stderr)
+		}
+		runner, rerr := newCellRunner(cellOut)
+		if rerr != nil {
+			return rerr
+		}
+		report, path, err = s.run(runner, opts)
+	}
+	if path == "" {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%s: report %s\n", s.id, path)
+	if cerr := s.charts(report, filepath.Join(*f.out, s.id)); cerr != nil && err == nil {
+		err = cerr
+	}
+	if *f.asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if jerr := enc.Encode(report); jerr != nil && err == nil {
+			err = jerr
+		}
+	}
+	return err
+}
+
+// runFigureHyper implements `reproduce figure-hyper [--datasets a,b] [--methods m,n] [--alphas ...]
+// [--hops ...]` and the shared figure flags: every point's record in DIR/figure-hyper/, the report
+// in DIR/figure-hyper.md and one heatmap per panel in DIR/figure-hyper/<dataset>-<method>.html.
+func runFigureHyper(args []string) error {
+	def := tables.DefaultGrid()
+	fs := flag.NewFlagSet(tables.FigureHyper, flag.ContinueOnError)
+	dsFlag := fs.String("datasets", strings.Join(def.Datasets, ","), "comma-separated data sets")
+	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated methods: "+strings.Join(tables.GridMethods, ", "))
+	alphaFlag := fs.String("alphas", joinNumbers(def.Alphas), "comma-separated values of alpha in [0, 1]")
+	hopsFlag := fs.String("hops", joinNumbers(def.Hops), "comma-separated numbers of mixup hops K >= 1")
+	f := addFigureFlags(fs, tables.FigureHyper)
+	if err := parseFigureFlags(fs, args); err != nil {
+		return err
+	}
+	grid := tables.Grid{Datasets: splitList(*dsFlag), Methods: splitList(*mFlag)}
+	var err error
+	if grid.Alphas, err = parseNumbers("--alphas", *alphaFlag, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
+		return err
+	}
+	if grid.Hops, err = parseNumbers("--hops", *hopsFlag, strconv.Atoi); err != nil {
+		return err
+	}
+	if err := grid.Check(); err != nil {
+		return err
+	}
+	return runFigure(f, figureSweep{id: tables.FigureHyper,
+		plan: func(o tables.Options) ([]tables.PlannedCell, error) { return tables.PlanGrid(grid, o) },
+		run: func(r tables.CellRunner, o tables.Options) (any, string, error) {
+			return tables.RunGrid(grid, r, o)
+		},
+		render: func(o tables.Options) (any, string, error) { return tables.WriteGridReport(grid, o) },
+		charts: func(report any, dir string) error { return saveHeatmaps(report.(*tables.GridReport), dir) },
+	}, args)
+}
+
+// runFigureBackbones implements `reproduce figure-backbones [--datasets a,b] [--backbones gat,appnp]
+// [--methods geomix1,...]` and the shared figure flags: every point's record in
+// DIR/figure-backbones/, the report in DIR/figure-backbones.md and one bar chart per data set in
+// DIR/figure-backbones/<dataset>.html.
+func runFigureBackbones(args []string) error {
+	def := tables.DefaultBackboneSweep()
+	fs := flag.NewFlagSet(tables.FigureBackbones, flag.ContinueOnError)
+	dsFlag := fs.String("datasets", strings.Join(def.Datasets, ","), "comma-separated data sets")
+	bFlag := fs.String("backbones", strings.Join(def.Backbones, ","), "comma-separated backbones, each also trained plainly")
+	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated mixing methods: "+strings.Join(tables.BackboneMixings, ", "))
+	f := addFigureFlags(fs, tables.FigureBackbones)
+	if err := parseFigureFlags(fs, args); err != nil {
+		return err
+	}
+	sweep := tables.BackboneSweep{Datasets: splitList(*dsFlag), Backbones: splitList(*bFlag), Methods: splitList(*mFlag)}
+	if err := sweep.Check(); err != nil {
+		return err
+	}
+	return runFigure(f, figureSweep{id: tables.FigureBackbones,
+		plan: func(o tables.Options) ([]tables.PlannedCell, error) { return tables.PlanBackbones(sweep, o) },
+		run: func(r tables.CellRunner, o tables.Options) (any, string, error) {
+			return tables.RunBackbones(sweep, r, o)
+		},
+		render: func(o tables.Options) (any, string, error) { return tables.WriteBackboneReport(sweep, o) },
+		charts: func(report any, dir string) error {
+			return saveBackboneBars(report.(*tables.BackboneReport), sweep.Datasets, dir)
+		},
+	}, args)
+}
+
+// parseFigureFlags parses args and rejects positional arguments.
+func parseFigureFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return nil
+}
+
+// saveHeatmaps writes one standalone HTML heatmap per panel with at least one point into dir.
+func saveHeatmaps(report *tables.GridReport, dir string) error {
+	for _, p := range report.Panels {
+		if p.Runs == 0 { // no point stored yet: nothing to draw
+			continue
+		}
+		alphas, hops, values := p.Heatmap()
+		chart, err := viz.Heatmap{Title: "Test accuracy (%), " + p.Title(), Subtitle: fmt.Sprintf("preset: alpha %g, K %d", p.PresetAlpha, p.PresetHops),
+			XName: "alpha", YName: "mixup hops K", XLabels: alphas, YLabels: hops, Values: values}.Chart()
+		if err != nil {
+			return err
+		}
+		if err := saveChart(chart, filepath.Join(dir, p.Dataset+"-"+p.Method+".html")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// saveBackboneBars writes one standalone HTML bar chart per data set with at least one point into
+// dir: backbones as categories, plain and each GeoMix variant as series with ± std.
+func saveBackboneBars(report *tables.BackboneReport, datasetIDs []string, dir string) error {
+	for _, d := range datasetIDs {
+		stored := false
+		for _, p := range report.Panels {
+			stored = stored || (p.Dataset == d && p.Runs > 0)
+		}
+		if !stored {
+			continue
+		}
+		categories, series := report.Bars(d)
+		var bars []viz.BarSeries
+		for _, s := range series {
+			bars = append(bars, viz.BarSeries(s))
+		}
+		chart, err := viz.Bars{Title: "Test accuracy on " + tables.DatasetNames[d] + ": backbones plain and with GeoMix", Subtitle: "error bars: ± std over runs",
+			YName: "test accuracy (%)", Categories: categories, Series: bars}.Chart()
+		if err != nil {
+			return err
+		}
+		if err := saveChart(chart, filepath.Join(dir, d+".html")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// saveChart saves chart at path and says so on stderr.
+func saveChart(chart *viz.Chart, path string) error {
+	if err := chart.Save(path); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "chart %s\n", path)
+	return nil
+}
+
+// printPoints prints planned points, a line each.
+func printPoints(cells []tables.PlannedCell, err error) error {
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "POINT\tRUNS\tSTATE\tRECORD")
+	for _, c := range cells {
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", c.Cell, c.Runs, planState(c), c.Path)
+	}
+	return w.Flush()
+}
+
+// parseNumbers parses a comma-separated flag value with parse, naming the flag and the bad word.
+func parseNumbers[T any](flagName, s string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, w := range splitList(s) {
+		v, err := parse(w)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a number", flagName, w)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// joinNumbers formats numbers as a comma-separated flag value.
+func joinNumbers[T float64 | int](values []T) string {
+	words := make([]string, len(values))
+	for i, v := range values {
+		words[i] = fmt.Sprint(v)
+	}
+	return strings.Join(words, ",")
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/reproduce/tables"
+)
+
+// echoRunner trains every cell to 60 + 10 alpha + hops (its Params, 0 when unset), reporting the
+// Params it was given as geomix.Train does.
+func echoRunner(c tables.Cell) (*geomix.Result, error) {
+	alpha, _ := c.Params[geomix.ParamAlpha].(float64)
+	hops, _ := c.Params[geomix.ParamHops].(int)
+	acc := 60 + 10*alpha + float64(hops)
+	res := &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: c.Runs, TestAccMean: acc, Params: c.Params}
+	for i := range c.Runs {
+		res.PerRun = append(res.PerRun, geomix.RunResult{Run: i, TestAcc: acc})
+	}
+	return res, nil
+}
+
+// TestFigureHyperCommand sweeps a 2 × 2 grid with a runner that trains as told (accuracy 60 +
+// 10 α + K), and checks the report, the heatmap page and that a bad flag names itself.
+func TestFigureHyperCommand(t *testing.T) {
+	withRunner(t, echoRunner)
+	dir := t.TempDir()
+	if err := runFigureHyper([]string{"--out", dir, "--datasets", "cora", "--methods", "geomix1", "--alphas", "0.1,0.5", "--hops", "1,2", "--runs", "1"}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, tables.FigureHyper+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "| 2 | **63.00 ± 0.00** | **67.00 ± 0.00** |") || !strings.Contains(string(md), "K = 2 is the best at 2 of 2 α values") {
+		t.Errorf("report:\n%s", md)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, tables.FigureHyper, "cora-geomix1.html"))
+	if err != nil || !strings.Contains(string(page), "heatmap") || !strings.Contains(string(page), "Cora, GeoMix-I") {
+		t.Errorf("heatmap page (err %v) lacks the heatmap or its title", err)
+	}
+	if err := runFigureHyper([]string{"--out", dir, "--hops", "2,x"}); err == nil || !strings.Contains(err.Error(), `--hops: "x"`) {
+		t.Errorf("bad --hops: %v", err)
+	}
+}
+
+// TestFigureBackbonesCommand trains GAT plainly and under GeoMix-I on Cora and checks the report,
+// the bar chart page and the dry run after it.
+func TestFigureBackbonesCommand(t *testing.T) {
+	withRunner(t, echoRunner)
+	dir := t.TempDir()
+	args := []string{"--out", dir, "--datasets", "cora", "--backbones", "gat", "--methods", "geomix1", "--runs", "1"}
+	if err := runFigureBackbones(args); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, tables.FigureBackbones+".md"))
+	if err != nil || !strings.Contains(string(md), "| Cora | GAT | 60.00 ± 0.00 | 60.00 ± 0.00 (+0.00) |") {
+		t.Errorf("report (err %v):\n%s", err, md)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, tables.FigureBackbones, "cora.html"))
+	if err != nil || !strings.Contains(string(page), "Test accuracy on Cora") {
+		t.Errorf("bar chart page (err %v) lacks its title", err)
+	}
+	if err := runFigureBackbones([]string{"--out", dir, "--backbones", "mixup"}); err == nil || !strings.Contains(err.Error(), `"mixup" is not a backbone`) {
+		t.Errorf("bad --backbones: %v", err)
+	}
+}
