@@ -69,7 +69,7 @@ type epochTimer struct {
 
 // newEpochTimer builds method's trainer for g with ctx's hyper-parameters and runs one warm-up epoch.
 func newEpochTimer(ctx *context.Context, backend backends.Backend, g *datasets.Graph, method string) (*epochTimer, error) {
-	tr, err := newTrainer(ctx, backend, g, method)
+	tr, err := newTrainer(ctx, backend, g, method, false)
 	if err != nil {
 		return nil, err
 	}

@@ -19,9 +19,10 @@ import (
 type Option func(*trainOptions)
 
 type trainOptions struct {
-	progress   io.Writer
-	onEpoch    func(run int, s EpochStats)
-	checkpoint string
+	progress        io.Writer
+	onEpoch         func(run int, s EpochStats)
+	checkpoint      string
+	representations func(run, epoch int, logits [][]float32)
 }
 
 // WithProgress sends the progress bar to w (default os.Stderr; io.Discard silences it).
@@ -30,6 +31,14 @@ func WithProgress(w io.Writer) Option { return func(o *trainOptions) { o.progres
 // WithEpochCallback calls fn after every epoch of every run (0-based run), e.g. to plot curves live.
 func WithEpochCallback(fn func(run int, s EpochStats)) Option {
 	return func(o *trainOptions) { o.onEpoch = fn }
+}
+
+// WithRepresentations calls fn after every run with the model's final-layer output in evaluation
+// mode on the original features, logits [N, C], at the run's selected epoch (the one whose test
+// accuracy the run reports): the node representations of the paper's t-SNE figures. Every
+// evaluation then also returns its logits; the numbers trained are the same.
+func WithRepresentations(fn func(run, epoch int, logits [][]float32)) Option {
+	return func(o *trainOptions) { o.representations = fn }
 }
 
 // WithCheckpoint keeps Train's state between runs in the file at path, so that a Train stopped
@@ -55,7 +64,7 @@ func Train(ctx *context.Context, backend backends.Backend, g *datasets.Graph, me
 	for _, opt := range opts {
 		opt(&o)
 	}
-	t, err := newTrainer(ctx, backend, g, method)
+	t, err := newTrainer(ctx, backend, g, method, o.representations != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -99,6 +108,10 @@ type trainer struct {
 	oneHot, identity *tensors.Tensor
 	// target is the [N, 1] 0/1 mask of the extra test sets' nodes, DANN's target domain.
 	target *tensors.Tensor
+	// withLogits makes every executor also return the evaluation's logits [N, C], kept in logits
+	// by the last call (see WithRepresentations).
+	withLogits bool
+	logits     *tensors.Tensor
 }
 
 // effectiveParams returns every Param* value Train uses: ctx's if set, else the default.
@@ -186,7 +199,7 @@ func checkNodes(g *datasets.Graph, what string, nodes []int32) error {
 	return nil
 }
 
-func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Graph, method string) (*trainer, error) {
+func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Graph, method string, withLogits bool) (*trainer, error) {
 	if err := checkGraph(g); err != nil {
 		return nil, err
 	}
@@ -223,7 +236,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	if err != nil {
 		return nil, err
 	}
-	t := &trainer{ctx: rctx, backend: backend, g: g, method: method, backbone: backboneName, model: m, params: params,
+	t := &trainer{ctx: rctx, backend: backend, g: g, method: method, backbone: backboneName, model: m, params: params, withLogits: withLogits,
 		epochs: params[ParamEpochs].(int), runs: params[ParamRuns].(int), patience: params[ParamPatience].(int),
 		resetAdam: params[ParamResetAdam].(bool), pcg: rand.NewPCG(uint64(seed), 0x6765306d6978)}
 	t.rng = rand.New(t.pcg)
@@ -271,24 +284,31 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	}
 	// The step evaluates the current parameters and then updates them: the evaluation of one
 	// epoch's update shares the next update's input projection X W (the same parameters).
-	// evaluate returns the eval-mode prediction [N] from the clean projection X W_in and leaves ctx
-	// in training mode for the update that follows.
-	evaluate := func(ctx *context.Context, a *AdjacencyNodes, xw *Node) *Node {
+	// evalOutputs are an evaluation's outputs: the prediction [N] and, with withLogits, logits [N, C].
+	evalOutputs := func(logits *Node) []*Node {
+		if withLogits {
+			return []*Node{ArgMax(logits, -1, dtypes.Int32), logits}
+		}
+		return []*Node{ArgMax(logits, -1, dtypes.Int32)}
+	}
+	// evaluate returns the eval-mode evalOutputs from the clean projection X W_in and leaves ctx in
+	// training mode for the update that follows.
+	evaluate := func(ctx *context.Context, a *AdjacencyNodes, xw *Node) []*Node {
 		ctx.SetTraining(xw.Graph(), false)
-		pred := ArgMax(m.logits(ctx, a, xw), -1, dtypes.Int32)
+		logits := m.logits(ctx, a, xw)
 		ctx.SetTraining(xw.Graph(), true)
-		return pred
+		return evalOutputs(logits)
 	}
 	t.stepExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
 		x, a, rest := inputs(in)
 		zs, proj := m.project(ctx, x, true)
-		pred := evaluate(ctx, a, zs[0])
+		eval := evaluate(ctx, a, zs[0])
 		if m.inputDropout > 0 { // the update sees dropout(X) W
 			zs, proj = m.project(ctx, x, true)
 		}
 		loss := m.loss(ctx, zs, proj, a, rest[0], rest[1], rest[2], rest[3], rest[4])
 		ApplyAdam(ctx, loss, cfg)
-		return []*Node{loss, pred}
+		return append([]*Node{loss}, eval...)
 	})
 	if err != nil {
 		return nil, err
@@ -298,10 +318,10 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		t.fcnExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
 			x, a, rest := inputs(in)
 			zs, _ := m.project(ctx, x, false)
-			pred := evaluate(ctx, a, zs[0])
+			eval := evaluate(ctx, a, zs[0])
 			loss := m.graphMixFCNLoss(ctx, x, a, rest[0], rest[1], rest[2:9])
 			ApplyAdam(ctx, loss, cfg)
-			return []*Node{loss, pred}
+			return append([]*Node{loss}, eval...)
 		})
 		if err != nil {
 			return nil, err
@@ -311,7 +331,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 		ctx.SetTraining(in[0].Graph(), false)
 		x, a, _ := inputs(in)
 		zs, _ := m.project(ctx, x, false)
-		return []*Node{ArgMax(m.logits(ctx, a, zs[0]), -1, dtypes.Int32)}
+		return evalOutputs(m.logits(ctx, a, zs[0]))
 	})
 	if err != nil {
 		return nil, err

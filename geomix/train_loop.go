@@ -112,6 +112,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 	maskT := nodeMask(t.g.NumNodes, split.Train)
 	rr := &RunResult{Run: r, Split: splitIdx, BestEpoch: -1}
 	sinceBest, bestVal := 0, -1.0
+	var bestLogits *tensors.Tensor // the selected epoch's, with withLogits
 	begin := time.Now()
 	loss, _, err := t.step(0, maskT)
 	if err != nil {
@@ -137,6 +138,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 			bestVal = s.ValAcc
 			rr.BestEpoch, rr.ValAcc, rr.TestAcc = epoch, 100*s.ValAcc, 100*s.TestAcc
 			rr.ExtraTestAcc = t.extraTestAcc(pred)
+			bestLogits = t.logits
 			sinceBest = 0
 		} else {
 			sinceBest++
@@ -157,6 +159,9 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 				return nil, err
 			}
 		}
+	}
+	if o.representations != nil && bestLogits != nil {
+		o.representations(r, rr.BestEpoch, bestLogits.Value().([][]float32))
 	}
 	return rr, nil
 }
@@ -200,7 +205,7 @@ func (t *trainer) result(epoch int, what string, exec *context.Exec, args []any)
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return 0, nil, fmt.Errorf("epoch %d: loss is %v (try a lower %s)", epoch, loss, ParamLR)
 	}
-	return loss, out[1].Value().([]int32), nil
+	return loss, t.keepLogits(out[1:]), nil
 }
 
 // evaluate returns the current parameters' argmax prediction [N], after update number epoch.
@@ -209,7 +214,16 @@ func (t *trainer) evaluate(epoch int) ([]int32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("epoch %d, evaluation: %w", epoch, err)
 	}
-	return out[0].Value().([]int32), nil
+	return t.keepLogits(out), nil
+}
+
+// keepLogits returns the prediction of an executor's evaluation outputs (pred, then the logits
+// with withLogits) and keeps the logits in t.logits.
+func (t *trainer) keepLogits(eval []*tensors.Tensor) []int32 {
+	if t.withLogits {
+		t.logits = eval[1]
+	}
+	return eval[0].Value().([]int32)
 }
 
 // extraTestAcc returns pred's accuracy in percent on each of the graph's extra test sets, or nil.

@@ -17,7 +17,7 @@ func TestLoopMatchesUpdateThenEvaluate(t *testing.T) {
 			ctx := context.New()
 			ctx.SetParams(map[string]any{ParamEpochs: 25, ParamRuns: 2, ParamPatience: 4, ParamDropout: 0.5, ParamHidden: 8,
 				ParamHops: 2, ParamAlpha: 0.3, ParamLabelGrad: true, ParamSeed: 5, ParamLR: 0.05})
-			tr, err := newTrainer(ctx, testBackend(t), tinyGraph(), method)
+			tr, err := newTrainer(ctx, testBackend(t), tinyGraph(), method, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,6 +55,52 @@ func TestLoopMatchesUpdateThenEvaluate(t *testing.T) {
 		}
 		if !stopped {
 			t.Errorf("%s: no run stopped early; the test wants the patience path covered", method)
+		}
+	}
+}
+
+// TestRepresentations: WithRepresentations hands over, once per run, logits [N, C] whose argmax
+// gives the run's reported test accuracy at its selected epoch, and asking for them changes no
+// number of the training (GCN, GeoMix-I and GraphMix, whose FCN steps return them too).
+func TestRepresentations(t *testing.T) {
+	for _, method := range []string{"gcn", "geomix1", "graphmix"} {
+		ctx := context.New()
+		ctx.SetParams(map[string]any{ParamEpochs: 20, ParamRuns: 2, ParamHidden: 8, ParamHops: 2, ParamAlpha: 0.3, ParamSeed: 5, ParamLR: 0.05, ParamDropout: 0.3})
+		g := tinyGraph()
+		plain, err := Train(ctx, testBackend(t), g, method, WithProgress(io.Discard))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calls []int
+		res, err := Train(ctx, testBackend(t), g, method, WithProgress(io.Discard), WithRepresentations(func(run, epoch int, logits [][]float32) {
+			calls = append(calls, run)
+			rr := plain.PerRun[run]
+			if epoch != rr.BestEpoch || len(logits) != g.NumNodes || len(logits[0]) != g.NumClasses {
+				t.Errorf("%s run %d: logits [%d, %d] at epoch %d, want [%d, %d] at the selected epoch %d", method, run, len(logits), len(logits[0]), epoch, g.NumNodes, g.NumClasses, rr.BestEpoch)
+				return
+			}
+			pred := make([]int32, len(logits))
+			for i, row := range logits {
+				for c, v := range row {
+					if v > row[pred[i]] {
+						pred[i] = int32(c)
+					}
+				}
+			}
+			if acc := 100 * accuracy(pred, g.Labels, g.Splits[0].Test); acc != rr.TestAcc {
+				t.Errorf("%s run %d: the logits' test accuracy %v, the run reports %v", method, run, acc, rr.TestAcc)
+			}
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(calls) != 2 || calls[0] != 0 || calls[1] != 1 {
+			t.Errorf("%s: representations of runs %v, want [0 1]", method, calls)
+		}
+		for r := range res.PerRun {
+			if a, b := res.PerRun[r], plain.PerRun[r]; a.TestAcc != b.TestAcc || a.BestEpoch != b.BestEpoch || a.Curve[len(a.Curve)-1].Loss != b.Curve[len(b.Curve)-1].Loss {
+				t.Errorf("%s run %d: with representations %+v, without %+v", method, r, a, b)
+			}
 		}
 	}
 }

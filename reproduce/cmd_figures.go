@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/geomix-go/geomix/datasets"
+	"github.com/geomix-go/geomix/geomix"
 	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/geomix-go/geomix/reproduce/tables"
 	"github.com/geomix-go/geomix/viz"
@@ -22,6 +23,11 @@ func init() {
 		name:    tables.FigureHyper,
 		summary: "sweep GeoMix-I/II over alpha and mixup hops K (resumable): the appendix's hyper-parameter figure",
 		run:     runFigureHyper,
+	})
+	register(command{
+		name:    tables.FigureTSNE,
+		summary: "train GCN and GeoMix-I/II/III once and embed their representations with t-SNE (resumable): the t-SNE figures",
+		run:     runFigureTSNE,
 	})
 	register(command{
 		name:    tables.FigureBackbones,
@@ -176,6 +182,103 @@ func runFigureBackbones(args []string) error {
 			return saveBackboneBars(report.(*tables.BackboneReport), sweep.Datasets, dir)
 		},
 	}, args)
+}
+
+// newRepresentationRunner returns the function that trains one run of a t-SNE point
+// (presetRepresentationRunner; tests replace it).
+var newRepresentationRunner = presetRepresentationRunner
+
+// presetRepresentationRunner is figure-tsne's tables.RepresentationRunner: tables.PresetRepresentations
+// on one backend, data from $GEOMIX_DATA or the user cache, progress to out.
+func presetRepresentationRunner(out io.Writer) (tables.RepresentationRunner, error) {
+	backend, err := geomix.NewBackend()
+	if err != nil {
+		return nil, err
+	}
+	return tables.PresetRepresentations(backend, datasets.Options{}, out), nil
+}
+
+// runFigureTSNE implements `reproduce figure-tsne [--datasets a,b] [--methods gcn,geomix1,...]
+// [--perplexity P] [--iterations I] [--tsne-seed S] [--quick] [--out DIR] [--force] [--json]
+// [--report-only] [--data DIR]`: every embedding in DIR/figure-tsne/<dataset>-<method>.json, with
+// its scatter chart beside it (.html), and the report in DIR/figure-tsne.md.
+func runFigureTSNE(args []string) error {
+	def := tables.DefaultTSNESweep()
+	fs := flag.NewFlagSet(tables.FigureTSNE, flag.ContinueOnError)
+	dsFlag := fs.String("datasets", strings.Join(def.Datasets, ","), "comma-separated data sets")
+	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated methods, gcn first (the others are compared with it)")
+	perplexity := fs.Float64("perplexity", def.Config.Perplexity, "t-SNE perplexity")
+	iterations := fs.Int("iterations", def.Config.Iterations, "t-SNE iterations")
+	seed := fs.Uint64("tsne-seed", def.Config.Seed, "t-SNE's seed (the training's is the preset's)")
+	quick := fs.Bool("quick", false, "few epochs: a smoke test, NOT the paper's protocol")
+	out := fs.String("out", "results", "results directory: embeddings in DIR/"+tables.FigureTSNE+"/, the report in DIR/"+tables.FigureTSNE+".md")
+	force := fs.Bool("force", false, "remake embeddings that already exist")
+	asJSON := fs.Bool("json", false, "also print the report as JSON on stdout")
+	reportOnly := fs.Bool("report-only", false, "render the report and charts from the records in DIR without training")
+	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
+	if err := parseFigureFlags(fs, args); err != nil {
+		return err
+	}
+	sweep := tables.TSNESweep{Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Config: def.Config}
+	sweep.Config.Perplexity, sweep.Config.Iterations, sweep.Config.Seed = *perplexity, *iterations, *seed
+	if err := sweep.Check(); err != nil {
+		return err
+	}
+	if *dataDir != "" {
+		if err := os.Setenv(datasets.EnvData, *dataDir); err != nil {
+			return err
+		}
+	}
+	opts := tables.Options{Quick: *quick, OutDir: *out, Force: *force, Command: commandLine(tables.FigureTSNE, args)}
+	var report *tables.TSNEReport
+	var path string
+	var err error
+	if *reportOnly {
+		report, path, err = tables.WriteTSNEReport(sweep, opts)
+	} else {
+		runner, rerr := newRepresentationRunner(os.Stderr)
+		if rerr != nil {
+			return rerr
+		}
+		report, path, err = tables.RunTSNE(sweep, runner, opts)
+	}
+	if path == "" {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%s: report %s\n", tables.FigureTSNE, path)
+	if cerr := saveScatters(report, filepath.Join(*out, tables.FigureTSNE)); cerr != nil && err == nil {
+		err = cerr
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if jerr := enc.Encode(report); jerr != nil && err == nil {
+			err = jerr
+		}
+	}
+	return err
+}
+
+// saveScatters writes one standalone HTML scatter per stored embedding into dir, beside its record.
+func saveScatters(report *tables.TSNEReport, dir string) error {
+	for i, d := range report.Datasets {
+		for j, m := range report.Methods {
+			e := report.Embeddings[i][j]
+			if e == nil {
+				continue
+			}
+			chart, err := viz.Scatter{Title: fmt.Sprintf("t-SNE of %s on %s", tables.MethodNames[m], tables.DatasetNames[d]),
+				Subtitle: fmt.Sprintf("test %.2f%%, silhouette %.3f (2-D: %.3f); colour: true class", e.TestAcc, e.Silhouette, e.SilhouetteTSNE),
+				X:        e.X, Y: e.Y, Class: e.Labels}.Chart()
+			if err != nil {
+				return err
+			}
+			if err := saveChart(chart, filepath.Join(dir, d+"-"+m+".html")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // parseFigureFlags parses args and rejects positional arguments.

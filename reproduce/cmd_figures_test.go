@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,5 +67,37 @@ func TestFigureBackbonesCommand(t *testing.T) {
 	}
 	if err := runFigureBackbones([]string{"--out", dir, "--backbones", "mixup"}); err == nil || !strings.Contains(err.Error(), `"mixup" is not a backbone`) {
 		t.Errorf("bad --backbones: %v", err)
+	}
+}
+
+// TestFigureTSNECommand embeds GCN on Cora with a fake runner (two classes of 40 nodes) and checks
+// the report, the scatter page and a bad flag.
+func TestFigureTSNECommand(t *testing.T) {
+	saved := newRepresentationRunner
+	newRepresentationRunner = func(io.Writer) (tables.RepresentationRunner, error) {
+		return func(c tables.Cell) (*geomix.Result, [][]float32, []int32, error) {
+			var reps [][]float32
+			var labels []int32
+			for i := range 80 {
+				reps, labels = append(reps, []float32{float32(i%2) * 10, float32(i%7) / 7}), append(labels, int32(i%2))
+			}
+			return &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: 1, PerRun: []geomix.RunResult{{TestAcc: 71}}}, reps, labels, nil
+		}, nil
+	}
+	t.Cleanup(func() { newRepresentationRunner = saved })
+	dir := t.TempDir()
+	if err := runFigureTSNE([]string{"--out", dir, "--datasets", "cora", "--methods", "gcn", "--iterations", "100", "--perplexity", "10"}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, tables.FigureTSNE+".md"))
+	if err != nil || !strings.Contains(string(md), "| Cora | GCN | 71.00 |") || !strings.Contains(string(md), "perplexity 10, 100 iterations") {
+		t.Errorf("report (err %v):\n%s", err, md)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, tables.FigureTSNE, "cora-gcn.html"))
+	if err != nil || !strings.Contains(string(page), "t-SNE of GCN on Cora") {
+		t.Errorf("scatter page (err %v) lacks its title", err)
+	}
+	if err := runFigureTSNE([]string{"--out", dir, "--methods", "nope"}); err == nil || !strings.Contains(err.Error(), `unknown method "nope"`) {
+		t.Errorf("bad --methods: %v", err)
 	}
 }

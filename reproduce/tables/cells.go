@@ -47,3 +47,33 @@ func PresetCells(backend backends.Backend, data datasets.Options, out io.Writer)
 		return res, err
 	}
 }
+
+// PresetRepresentations returns the RepresentationRunner of the t-SNE figures: one run of
+// geomix.TrainPreset (QuickEpochs epochs when quick) with geomix.WithRepresentations, and the data
+// set's labels, on backend with data; progress goes to out (nil: discarded).
+func PresetRepresentations(backend backends.Backend, data datasets.Options, out io.Writer) RepresentationRunner {
+	if out == nil {
+		out = io.Discard
+	}
+	if data.Progress == nil {
+		data.Progress = out
+	}
+	return func(c Cell) (*geomix.Result, [][]float32, []int32, error) {
+		g, err := datasets.Load(c.Dataset, data)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ctx := context.New()
+		ctx.SetParam(geomix.ParamRuns, 1)
+		if c.Quick {
+			ctx.SetParam(geomix.ParamEpochs, QuickEpochs)
+		}
+		var reps [][]float32
+		res, err := geomix.TrainPreset(ctx, backend, c.Dataset, c.Method, data, geomix.WithProgress(out),
+			geomix.WithRepresentations(func(_, _ int, logits [][]float32) { reps = logits }))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return res, reps, g.Labels, nil
+	}
+}

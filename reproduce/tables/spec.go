@@ -109,6 +109,11 @@ var Notes = map[string][]string{
 		"Plain backbones train like Table 2's baselines: the GeoMix-I script row's lr, weight decay, dropout and width, no mixing, Adam re-created every run. Under GeoMix-I/II/III the backbone replaces GCN in that variant's script row (geomix.ParamBackbone), which carries Adam across runs as the authors' code does. How the paper configured these runs is not published.",
 		"GAT is geomix.GAT (PyG's GATConv as the LINKX baselines build it, SPEC §6.1): 8 heads of the row's width, concatenated, then ELU, and one averaged output head; no dropout on the input or the attention coefficients. APPNP is geomix.APPNP: the row's MLP, then K = 10 propagation steps with teleport α = 0.1. GeoMix's mixing runs on the backbone's input projection X W_in, as on GCN.",
 	},
+	FigureTSNE: {
+		"The .tex has the figures' captions and claim (GeoMix's representations are more discriminative: same-class nodes cluster more tightly, classes lie farther apart) but no numbers or images. Ours shows the embeddings and measures the claim with the silhouette coefficient (Euclidean, by true class, over all nodes) of the representations themselves and of their 2-D embedding.",
+		"Representations: the model's final-layer output, the logits [N, C] in evaluation mode on the original features, at the run's selected epoch (best validation accuracy), of run 0 of the method's preset (seed 123). The paper does not say which layer or epoch it embedded.",
+		"t-SNE: exact, scikit-learn's optimiser with random initialisation (geomix/tsne): early exaggeration 12 over the first 250 iterations, learning rate max(N / 48, 50); the perplexity, iterations and seed are under the table (defaults 30, 1000, 0). One seed, one run: the silhouettes are of single runs, with no spread.",
+	},
 }
 
 // Specs returns the runnable tables: table2, table3, table4 and table5.
