@@ -462,3 +462,59 @@ func TestHyperOutputs(t *testing.T) {
 		t.Errorf("%d charts, want one heatmap per panel (%d) and the line chart", n, len(panels))
 	}
 }
+
+var backbonePanel = regexp.MustCompile(`(?m)^backbone (\S+) (\S+): plain=(\S+) std=(\S+)((?: \S+=\S+ std=\S+)*) runs=(\d+) quick=(\w+)$`)
+
+func TestBackbonesOutputs(t *testing.T) {
+	stdout, html := executed(t, "05-backbones")
+	panels := backbonePanel.FindAllStringSubmatch(stdout, -1)
+	if len(panels) == 0 {
+		t.Fatal("no backbone panel printed")
+	}
+	datasetIDs := map[string]bool{}
+	for _, m := range panels {
+		datasetIDs[m[1]] = true
+		if m[2] != "gat" && m[2] != "appnp" {
+			t.Errorf("%s: backbone %q, want gat or appnp", m[0], m[2])
+		}
+		// Every stored accuracy (plain and mixed) of Cora/CiteSeer in a sane range (chance 14-17%).
+		for _, acc := range regexp.MustCompile(`=(\d+\.\d+) std`).FindAllStringSubmatch(m[0], -1) {
+			if v := atof(t, acc[1]); v < 20 || v > 100 {
+				t.Errorf("%s: accuracy %v out of range", m[0], v)
+			}
+		}
+	}
+	if n := countCharts(t, html); n != len(datasetIDs) {
+		t.Errorf("%d charts, want one bar chart per data set (%d)", n, len(datasetIDs))
+	}
+}
+
+var embeddingLine = regexp.MustCompile(`(?m)^embedding (\S+) (\S+): test=(\S+) epoch=(\d+) silhouette=(\S+) silhouette_tsne=(\S+) nodes=(\d+) quick=(\w+)$`)
+
+func TestTSNEOutputs(t *testing.T) {
+	stdout, html := executed(t, "06-tsne")
+	lines := embeddingLine.FindAllStringSubmatch(stdout, -1)
+	if len(lines) == 0 {
+		t.Fatal("no embedding printed")
+	}
+	nodes := map[string]int{"cora": 2708, "citeseer": 3327}
+	for _, m := range lines {
+		if want, ok := nodes[m[1]]; ok && atof(t, m[7]) != float64(want) {
+			t.Errorf("%s: %s nodes, want %d", m[0], m[7], want)
+		}
+		if acc := atof(t, m[3]); acc < 20 || acc > 100 {
+			t.Errorf("%s: test accuracy out of range", m[0])
+		}
+		for _, s := range []string{m[5], m[6]} {
+			if v := atof(t, s); v < -1 || v > 1 {
+				t.Errorf("%s: silhouette %v outside [-1, 1]", m[0], v)
+			}
+		}
+	}
+	if !strings.Contains(stdout, "headless: ") {
+		t.Error("the headless scatter's line is missing")
+	}
+	if n := countCharts(t, html); n != len(lines)+1 {
+		t.Errorf("%d charts, want one scatter per embedding (%d) and the interactive one", n, len(lines))
+	}
+}
