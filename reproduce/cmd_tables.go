@@ -175,6 +175,11 @@ func progressNote(id, dir string) string {
 		if cells, err := tables.PlanBackbones(tables.DefaultBackboneSweep(), tables.Options{OutDir: dir}); err == nil {
 			return cellCounts(cells, "points of the default sweep", dir)
 		}
+	} else if id == tables.FigureTSNE {
+		sweep := tables.DefaultTSNESweep()
+		if r, err := tables.LoadTSNE(dir, sweep); err == nil {
+			return fmt.Sprintf("%d of %d embeddings of the default sweep finished in %s", r.Points(), len(sweep.Datasets)*len(sweep.Methods), dir)
+		}
 	}
 	return ""
 }
