@@ -105,7 +105,7 @@ var Notes = map[string][]string{
 		"α = 0 is the plain Â^K mix (GeoMix-I and -II agree there); at K = 1 GeoMix-II's residual to the input is GeoMix-I's residual to the previous hop, so their K = 1 rows agree too.",
 	},
 	FigureBackbones: {
-		"The .tex holds no numbers for this figure (its image is not in the source), only its claim that GeoMix consistently enhances GAT and APPNP: the line under the table counts it. Ours only, no paper column; the paper's OOD panel (Twitch) is not swept by default (`--datasets twitch-ood`).",
+		"The .tex holds no numbers for this figure (its image is not in the source), only its claim that GeoMix consistently enhances GAT and APPNP: the line under the table counts it. Ours only, no paper column. The paper's OOD panel (Twitch) is not reported: `--datasets twitch-ood` trains it, but the table shows the in-distribution test accuracy (the OOD graphs' accuracies are in each record's extra_tests).",
 		"Plain backbones train like Table 2's baselines: the GeoMix-I script row's lr, weight decay, dropout and width, no mixing, Adam re-created every run. Under GeoMix-I/II/III the backbone replaces GCN in that variant's script row (geomix.ParamBackbone), which carries Adam across runs as the authors' code does. How the paper configured these runs is not published.",
 		"GAT is geomix.GAT (PyG's GATConv as the LINKX baselines build it, SPEC §6.1): 8 heads of the row's width, concatenated, then ELU, and one averaged output head; no dropout on the input or the attention coefficients. APPNP is geomix.APPNP: the row's MLP, then K = 10 propagation steps with teleport α = 0.1. GeoMix's mixing runs on the backbone's input projection X W_in, as on GCN.",
 	},
