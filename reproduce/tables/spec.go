@@ -113,6 +113,7 @@ var Notes = map[string][]string{
 		"The .tex has the figures' captions and claim (GeoMix's representations are more discriminative: same-class nodes cluster more tightly, classes lie farther apart) but no numbers or images. Ours shows the embeddings and measures the claim with the silhouette coefficient (Euclidean, by true class, over all nodes) of the representations themselves and of their 2-D embedding.",
 		"Representations: the model's final-layer output, the logits [N, C] in evaluation mode on the original features, at the run's selected epoch (best validation accuracy), of run 0 of the method's preset (seed 123). The paper does not say which layer or epoch it embedded.",
 		"t-SNE: exact, scikit-learn's optimiser with random initialisation (geomix/tsne): early exaggeration 12 over the first 250 iterations, learning rate max(N / 48, 50); the perplexity, iterations and seed are under the table (defaults 30, 1000, 0). One seed, one run: the silhouettes are of single runs, with no spread.",
+		"Each embedding's run is run 0 of the method's Table 2 cell (same preset and seed), so its test accuracy is that run's. CiteSeer GeoMix-III's run 0 is the one that collapses there (54.2%; see the CiteSeer notes of results/table2.md), and its representations barely separate the classes: it is the one GeoMix embedding under GCN's silhouette.",
 	},
 }
 
