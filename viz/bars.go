@@ -61,7 +61,7 @@ func (b Bars) Chart() (*Chart, error) {
 	}
 	n := len(b.Series)
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(globalOptions(id, b.Title, b.Subtitle)...)
+	bar.SetGlobalOptions(globalOptions(id, b.Title, b.Subtitle, defaultGrid)...)
 	bar.SetGlobalOptions(
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "40"}),
 	)

@@ -57,15 +57,20 @@ func chartID(id string, input any) (string, error) {
 }
 
 // globalOptions are the options every chart shares: stable id, no animation, title and tooltip.
-func globalOptions(id, title, subtitle string) []charts.GlobalOpts {
+func globalOptions(id, title, subtitle string, grid opts.Grid) []charts.GlobalOpts {
 	return []charts.GlobalOpts{
 		charts.WithInitializationOpts(opts.Initialization{ChartID: id, PageTitle: title, Width: "900px", Height: "500px"}),
 		charts.WithAnimation(false),
 		charts.WithTitleOpts(opts.Title{Title: title, Subtitle: subtitle}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
-		charts.WithGridOpts(opts.Grid{Top: "80", Bottom: "60", Left: "70", Right: "40"}),
+		charts.WithGridOpts(grid),
 	}
 }
+
+// defaultGrid is the plot area of bars, lines and scatters: room for the title and legend above,
+// the axis names below and left. go-echarts appends every grid option as another grid, so a chart
+// sets its grid once, through globalOptions.
+var defaultGrid = opts.Grid{Top: "80", Bottom: "60", Left: "70", Right: "40"}
 
 // checkFinite returns an error naming what and i when v is infinite (NaN means missing and is allowed
 // where the caller says so).

@@ -52,7 +52,8 @@ func (h Heatmap) Chart() (*Chart, error) {
 		return nil, err
 	}
 	hm := charts.NewHeatMap()
-	hm.SetGlobalOptions(globalOptions(id, h.Title, h.Subtitle)...)
+	// Room under the x axis for its name above the colour scale.
+	hm.SetGlobalOptions(globalOptions(id, h.Title, h.Subtitle, opts.Grid{Top: "80", Bottom: "110", Left: "90", Right: "40"})...)
 	hm.SetGlobalOptions(
 		charts.WithXAxisOpts(opts.XAxis{Name: h.XName, NameLocation: "middle", NameGap: 30, Type: "category", Data: h.XLabels, SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}),
 		charts.WithYAxisOpts(opts.YAxis{Name: h.YName, Type: "category", Data: h.YLabels, SplitArea: &opts.SplitArea{Show: opts.Bool(true)}}),
@@ -60,7 +61,6 @@ func (h Heatmap) Chart() (*Chart, error) {
 			Calculable: opts.Bool(true), Min: float32(lo), Max: float32(hi), Orient: "horizontal", Left: "center", Bottom: "0",
 			InRange: &opts.VisualMapInRange{Color: []string{"#313695", "#74add1", "#e0f3f8", "#fee090", "#f46d43", "#a50026"}},
 		}),
-		charts.WithGridOpts(opts.Grid{Top: "80", Bottom: "90", Left: "90", Right: "40"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 	)
 	hm.AddSeries(h.Title, data, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true)}))

@@ -60,7 +60,7 @@ func (l Lines) Chart() (*Chart, error) {
 	}
 	names := make([]string, len(l.Series))
 	line := charts.NewLine()
-	line.SetGlobalOptions(globalOptions(id, l.Title, l.Subtitle)...)
+	line.SetGlobalOptions(globalOptions(id, l.Title, l.Subtitle, defaultGrid)...)
 	line.SetXAxis(labels)
 	for si, s := range l.Series {
 		names[si] = s.Name

@@ -49,7 +49,7 @@ func (s Scatter) Chart() (*Chart, error) {
 		return nil, err
 	}
 	sc := charts.NewScatter()
-	sc.SetGlobalOptions(globalOptions(id, s.Title, s.Subtitle)...)
+	sc.SetGlobalOptions(globalOptions(id, s.Title, s.Subtitle, defaultGrid)...)
 	sc.SetGlobalOptions(
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "40"}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "value", Scale: opts.Bool(true)}),

@@ -228,6 +228,11 @@ func TestHeatmapOption(t *testing.T) {
 	if got := opt["xAxis"].([]any)[0].(map[string]any)["data"]; !equalAny(got.([]any), []any{"0.1", "0.5"}) {
 		t.Errorf("x axis = %v", got)
 	}
+	// One plot area, with room under the x axis for its name above the colour scale (go-echarts
+	// appends a grid per option: a second one would be ignored by ECharts).
+	if grids := opt["grid"].([]any); len(grids) != 1 || grids[0].(map[string]any)["bottom"] != "110" {
+		t.Errorf("grids = %v, want one with bottom 110", grids)
+	}
 }
 
 func equalAny(a, b []any) bool {
