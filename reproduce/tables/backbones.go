@@ -230,14 +230,7 @@ func (r *BackboneReport) Bars(dataset string) (categories []string, series []Bar
 func (r *BackboneReport) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Figure: GeoMix on other backbones (GAT, APPNP)\n\nTest accuracy of each backbone trained plainly and under GeoMix-I/II/III (the variant's preset with the backbone swapped in).\n\n")
-	r.Provenance.write(&b, "Points")
-	if r.Quick {
-		b.WriteString("\n> **Points run with --quick are NOT the paper's protocol**: 1 run, few epochs.\n")
-	}
-	b.WriteString("\nNotes:\n\n")
-	for _, n := range Notes[FigureBackbones] {
-		fmt.Fprintf(&b, "- %s\n", n)
-	}
+	r.Provenance.writeFigureHeader(&b, FigureBackbones)
 	b.WriteString("\nAccuracies in percent, mean ± std over runs; (Δ) is the difference to the plain backbone in points.\n\n| Dataset | Backbone | plain |")
 	for _, m := range r.Methods {
 		fmt.Fprintf(&b, " %s |", MethodNames[m])

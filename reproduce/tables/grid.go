@@ -246,14 +246,7 @@ func (r *GridReport) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Figure (appendix): impact of α and mixup hops K on GeoMix\n\n")
 	b.WriteString("Test accuracy of GeoMix-I/II over a grid of the locality weight α and the number of mixup hops K; every other hyper-parameter is the data set's preset.\n\n")
-	r.Provenance.write(&b, "Points")
-	if r.Quick {
-		b.WriteString("\n> **Points run with --quick are NOT the paper's protocol**: 1 run, few epochs.\n")
-	}
-	b.WriteString("\nNotes:\n\n")
-	for _, n := range Notes[FigureHyper] {
-		fmt.Fprintf(&b, "- %s\n", n)
-	}
+	r.Provenance.writeFigureHeader(&b, FigureHyper)
 	for _, p := range r.Panels {
 		fmt.Fprintf(&b, "\n## %s\n\n", p.Title())
 		fmt.Fprintf(&b, "Preset point † α = %g, K = %d; %d runs per point; training time %s.\n\n", p.PresetAlpha, p.PresetHops, p.Runs, Duration(p.TrainSeconds))

@@ -221,3 +221,16 @@ func (e *FigureError) Error() string {
 	}
 	return fmt.Sprintf("%d of %d points of %s failed: %s", len(names), e.Of, e.Figure, strings.Join(names, "; "))
 }
+
+// writeFigureHeader writes what every figure report has under its title: the provenance list, the
+// quick warning when any point was quick, and the figure's notes (Notes[id]).
+func (p Provenance) writeFigureHeader(b *strings.Builder, id string) {
+	p.write(b, "Points")
+	if p.Quick {
+		b.WriteString("\n> **Points run with --quick are NOT the paper's protocol**: few epochs (and 1 run per point).\n")
+	}
+	b.WriteString("\nNotes:\n\n")
+	for _, n := range Notes[id] {
+		fmt.Fprintf(b, "- %s\n", n)
+	}
+}

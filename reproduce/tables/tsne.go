@@ -297,14 +297,7 @@ func (r *TSNEReport) Separation() (compared, above int) {
 func (r *TSNEReport) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Figures: t-SNE of the learned representations\n\nOne run per method with its preset; its final-layer output (the logits [N, C] in evaluation mode) at the selected epoch, embedded in 2-D by t-SNE. The command draws each embedding in `figure-tsne/<dataset>-<method>.html` beside its record (charts are not committed: each inlines ECharts; `--report-only` redraws them from the records).\n\n")
-	r.Provenance.write(&b, "Points")
-	if r.Quick {
-		b.WriteString("\n> **Points run with --quick are NOT the paper's protocol**: few epochs.\n")
-	}
-	b.WriteString("\nNotes:\n\n")
-	for _, n := range Notes[FigureTSNE] {
-		fmt.Fprintf(&b, "- %s\n", n)
-	}
+	r.Provenance.writeFigureHeader(&b, FigureTSNE)
 	b.WriteString("\n| Dataset | Method | Test acc. (run 0) | Best epoch | Silhouette (representations) | Silhouette (t-SNE, 2-D) |\n|---|---|---|---|---|---|\n")
 	for i, d := range r.Datasets {
 		for j, m := range r.Methods {
