@@ -66,13 +66,13 @@ func Embed(points [][]float64, cfg Config) ([][2]float64, error) {
 	for i := range gains {
 		gains[i] = 1
 	}
-	num := make([]float64, n*n)
+	num, rowSums := make([]float64, n*n), make([]float64, n)
 	for it := range cfg.Iterations {
 		exaggeration, momentum := 1.0, 0.8
 		if it < cfg.ExaggerationIters {
 			exaggeration, momentum = cfg.Exaggeration, 0.5
 		}
-		gradient(y, p, num, grad, n, exaggeration)
+		gradient(y, p, num, rowSums, grad, n, exaggeration)
 		for i := range y {
 			if update[i]*grad[i] < 0 {
 				gains[i] += 0.2
@@ -176,9 +176,8 @@ func conditional(row, d []float64, i int, perplexity float64) {
 
 // gradient writes into grad [2N] the gradient of KL(P‖Q) at embedding y [2N] (row i is y[2i],
 // y[2i+1]) with P multiplied by exaggeration: 4 Σ_j (e p_ij − q_ij) (1 + |y_i − y_j|²)⁻¹ (y_i − y_j),
-// q_ij = (1 + |y_i − y_j|²)⁻¹ / Σ_kl (1 + |y_k − y_l|²)⁻¹. num [N*N] is scratch.
-func gradient(y, p, num, grad []float64, n int, exaggeration float64) {
-	rowSums := make([]float64, n)
+// q_ij = (1 + |y_i − y_j|²)⁻¹ / Σ_kl (1 + |y_k − y_l|²)⁻¹. num [N*N] and rowSums [N] are scratch.
+func gradient(y, p, num, rowSums, grad []float64, n int, exaggeration float64) {
 	parallelRows(n, func(i int) {
 		s := 0.0
 		for j := range n {

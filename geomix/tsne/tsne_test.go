@@ -95,7 +95,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	}
 	for _, e := range []float64{1, 12} {
 		grad, num := make([]float64, 2*n), make([]float64, n*n)
-		gradient(y, p, num, grad, n, e)
+		gradient(y, p, num, make([]float64, n), grad, n, e)
 		for k := range y {
 			const h = 1e-6
 			saved := y[k]

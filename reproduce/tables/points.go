@@ -85,7 +85,7 @@ func loadPoint(path, figure string, c Cell, tally *pointTally, prov *Provenance)
 	}
 	tally.Runs = max(tally.Runs, rec.Runs)
 	tally.TrainSeconds += rec.SecondsTotal
-	prov.add(rec)
+	prov.add(rec.Quick, rec.Command, rec.GitRevision)
 	return &Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}, nil
 }
 

@@ -77,11 +77,11 @@ type Provenance struct {
 // newProvenance is the provenance of a report rendered now on this machine, before its records.
 func newProvenance() Provenance { return Provenance{Date: time.Now().UTC(), Machine: machineNote()} }
 
-// add counts rec in the provenance.
-func (p *Provenance) add(rec *Record) {
-	p.Quick = p.Quick || rec.Quick
-	p.CellCommands = appendNew(p.CellCommands, rec.Command)
-	p.GitRevisions = appendNew(p.GitRevisions, rec.GitRevision)
+// add counts a record (a table cell, a figure point) made with quick, command and revision.
+func (p *Provenance) add(quick bool, command, revision string) {
+	p.Quick = p.Quick || quick
+	p.CellCommands = appendNew(p.CellCommands, command)
+	p.GitRevisions = appendNew(p.GitRevisions, revision)
 }
 
 // Report is a table's comparison of our results with the paper's: one row per (dataset, method) of
@@ -175,7 +175,7 @@ func LoadReport(dir, table string) (*Report, error) {
 					trained[training] = true
 					rep.countTraining(m, &rec.SecondsTotal)
 				}
-				rep.add(rec)
+				rep.add(rec.Quick, rec.Command, rec.GitRevision)
 				if row.Paper != nil {
 					diff := s.Mean - row.Paper.Mean
 					row.Diff, row.Flagged = &diff, Flagged(s, *row.Paper)

@@ -247,9 +247,7 @@ func LoadTSNE(dir string, sweep TSNESweep) (*TSNEReport, error) {
 				return nil, err
 			}
 			row[j] = e
-			r.Quick = r.Quick || e.Quick
-			r.CellCommands = appendNew(r.CellCommands, e.Command)
-			r.GitRevisions = appendNew(r.GitRevisions, e.GitRevision)
+			r.add(e.Quick, e.Command, e.GitRevision)
 		}
 		r.Embeddings = append(r.Embeddings, row)
 	}
