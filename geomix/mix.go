@@ -130,13 +130,12 @@ func attendAll(q, k *Node, hs []*Node, form AttentionForm) []*Node {
 	if form == AttentionCode {
 		den = AddScalar(den, float64(n))
 	}
-	kT := Transpose(k, 0, 1)
 	out := make([]*Node, len(hs))
 	for i, h := range hs {
 		if h.Rank() != 2 || h.Shape().Dim(0) != n {
 			panic(fmt.Sprintf("GeoMix-III Attend: want h [N=%d, D], got %s", n, h.Shape()))
 		}
-		num := MatMulFastGrad(q, MatMulFastGrad(kT, h)) // [N, D]
+		num := MatMulFastGrad(q, TransposedMatMulFastGrad(k, h)) // [N, D]
 		if form == AttentionCode {
 			num = Add(num, MulScalar(h, float64(n)))
 		}

@@ -3,6 +3,7 @@ package rowops
 import (
 	"math"
 	"reflect"
+	"slices"
 
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -24,10 +25,14 @@ func transpose(backend *simplego.Backend, node *simplego.Node, inputs []*simpleg
 
 // broadcastInDim is the BroadcastInDim executor: the same strided copy, with stride 0 along the
 // output axes the operand is repeated on. A broadcast whose products are summed fused (sums.go)
-// is deferred to them.
+// is deferred to them; one of a single value its uses take as a scalar hands over the value
+// (scalar.go).
 func broadcastInDim(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
-	if fusionOf(node) == broadcastSummed {
+	switch fusionOf(node) {
+	case broadcastSummed:
 		return deferBroadcast(backend, node, inputs, inputsOwned), nil
+	case scalarBroadcast:
+		return scalarStandIn(backend, node, inputs), nil
 	}
 	operand := shapeOf(backend, inputs[0])
 	if !copyable(operand.DType) {
@@ -114,6 +119,9 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 		dst[0] = src[0]
 		return
 	}
+	if tiledTranspose(dst, src, dims, steps) {
+		return
+	}
 	width, step := dims[len(dims)-1], steps[len(steps)-1]
 	walkRows(dims, steps, func(r, from int) {
 		row := dst[r*width : (r+1)*width]
@@ -135,6 +143,55 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 			}
 		}
 	})
+}
+
+// transposeTile is the side of the square tiles tiledTranspose copies: 32 × 32 float32 read along
+// 32 source rows and written along 32 destination rows stay in L1.
+const transposeTile = 32
+
+// tiledTranspose does stridedCopy's work when it is a transpose, i.e. the last output axis is read
+// with a stride above 1 and an outer axis p with stride 1, and returns false otherwise. It copies
+// the (p, last) planes in square tiles, reading each source row and writing each destination row a
+// tile at a time, where the row-by-row copy reads one element per cache line; planes are split over
+// the cores along p. Copies change no value, so the result is stridedCopy's.
+func tiledTranspose[T any](dst, src []T, dims, steps []int) bool {
+	last := len(dims) - 1
+	step := steps[last]
+	p := slices.Index(steps[:max(last, 0)], 1)
+	if last < 1 || step <= 1 || p < 0 || len(dst) < transposeTile*transposeTile {
+		return false
+	}
+	dstStrides := make([]int, len(dims))
+	for axis, s := last, 1; axis >= 0; axis-- {
+		dstStrides[axis] = s
+		s *= dims[axis]
+	}
+	// the outer axes other than p, walked as walkRows walks rows (a dummy last axis of 1).
+	outerDims := append(slices.Delete(slices.Clone(dims[:last]), p, p+1), 1)
+	outerSrc := append(slices.Delete(slices.Clone(steps[:last]), p, p+1), 0)
+	outerDst := append(slices.Delete(slices.Clone(dstStrides[:last]), p, p+1), 0)
+	rows, width, rowStride := dims[p], dims[last], dstStrides[p]
+	var planes []struct{ src, dst int }
+	walkRows(outerDims, outerSrc, func(_, at int) { planes = append(planes, struct{ src, dst int }{src: at}) })
+	i := 0
+	walkRows(outerDims, outerDst, func(_, at int) { planes[i].dst = at; i++ })
+	inParallel(rows, len(dst), func(from, to int) {
+		for _, pl := range planes {
+			for r0 := from; r0 < to; r0 += transposeTile {
+				r1 := min(r0+transposeTile, to)
+				for k0 := 0; k0 < width; k0 += transposeTile {
+					k1 := min(k0+transposeTile, width)
+					for r := r0; r < r1; r++ {
+						out := dst[pl.dst+r*rowStride+k0 : pl.dst+r*rowStride+k1]
+						for k, s := 0, pl.src+r+k0*step; k < len(out); k, s = k+1, s+step {
+							out[k] = src[s]
+						}
+					}
+				}
+			}
+		}
+	})
+	return true
 }
 
 // walkRows calls fn for each row (the last axis) of a row-major array of dims (rank ≥ 1), in

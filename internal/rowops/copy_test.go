@@ -26,6 +26,12 @@ func copyCases() []rowCase {
 		{"transpose rank 3 (2, 0, 1) float64", transposeAll(2, 0, 1), []any{random[float64](rng, 4, 6, 9)}},
 		{"transpose rank 4 (3, 1, 0, 2) int32", transposeAll(3, 1, 0, 2), []any{x4}},
 		{"transpose rank 4 keeping the last axis (1, 0, 2, 3)", transposeAll(1, 0, 2, 3), []any{random[float32](rng, 3, 5, 2, 7)}},
+		// from 32 × 32 elements on, transposes are copied in tiles, split over the cores from 2^20.
+		{"tiled transpose [70, 45] float32", func(in []*Node) *Node { return Transpose(in[0], 0, 1) }, []any{random[float32](rng, 70, 45)}},
+		{"tiled transpose rank 3 (2, 0, 1) float64", transposeAll(2, 0, 1), []any{random[float64](rng, 40, 6, 9)}},
+		{"tiled transpose rank 3 (0, 2, 1), planes along the leading axis", transposeAll(0, 2, 1), []any{random[float32](rng, 3, 50, 40)}},
+		{"tiled transpose rank 4 (3, 1, 0, 2)", transposeAll(3, 1, 0, 2), []any{random[float32](rng, 6, 5, 8, 7)}},
+		{"tiled transpose [1100, 1000] over the cores", func(in []*Node) *Node { return Transpose(in[0], 0, 1) }, []any{random[float32](rng, 1100, 1000)}},
 		{"broadcast [40, 1] to [40, 23] (edge weights)", func(in []*Node) *Node { return BroadcastToDims(in[0], 40, 23) },
 			[]any{random[float32](rng, 40, 1)}},
 		{"broadcast [23] to [40, 23] (a bias)", func(in []*Node) *Node { return ExpandAndBroadcast(in[0], []int{40, 23}, []int{0}) },

@@ -1,6 +1,8 @@
 package rowops
 
 import (
+	"slices"
+
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -27,15 +29,28 @@ func dotGeneral(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 	output := backend.NewBuffer(shapes.Make(dtype, d.batch, d.m, d.n))
 	lhsOrder := normalOrder(lhsShape.Rank(), ints(p, "lhsContractingAxes"), ints(p, "lhsBatchAxes"))
 	rhsOrder := normalOrder(rhsShape.Rank(), ints(p, "rhsContractingAxes"), ints(p, "rhsBatchAxes"))
+	if out, ok := dataOf(backend, output).([]float32); ok && d.c < 8 {
+		rhsOrder = rowsOrder(rhsOrder, len(ints(p, "rhsBatchAxes")), len(ints(p, "rhsContractingAxes")))
+		dotShortContraction(backend, d, inputs, [2]shapes.Shape{lhsShape, rhsShape}, [2][]int{lhsOrder, rhsOrder}, out)
+		return output, nil
+	}
 	switch out := dataOf(backend, output).(type) {
 	case []float32:
-		dotAll(d, normalized(dataOf(backend, inputs[0]).([]float32), lhsShape, lhsOrder),
-			normalized(dataOf(backend, inputs[1]).([]float32), rhsShape, rhsOrder), out)
+		dotOperands(backend, d, inputs, [2]shapes.Shape{lhsShape, rhsShape}, [2][]int{lhsOrder, rhsOrder}, out)
 	case []float64:
-		dotAll(d, normalized(dataOf(backend, inputs[0]).([]float64), lhsShape, lhsOrder),
-			normalized(dataOf(backend, inputs[1]).([]float64), rhsShape, rhsOrder), out)
+		dotOperands(backend, d, inputs, [2]shapes.Shape{lhsShape, rhsShape}, [2][]int{lhsOrder, rhsOrder}, out)
 	}
 	return output, nil
+}
+
+// dotOperands runs dotAll on the two operands (inputs, of shapes) normalised to orders, and
+// returns their copies, if any, to the backend's pool.
+func dotOperands[T float32 | float64](backend *simplego.Backend, d dotDims, inputs []*simplego.Buffer, operandShapes [2]shapes.Shape, orders [2][]int, out []T) {
+	lhs, releaseLHS := normalized(backend, dataOf(backend, inputs[0]).([]T), operandShapes[0], orders[0])
+	rhs, releaseRHS := normalized(backend, dataOf(backend, inputs[1]).([]T), operandShapes[1], orders[1])
+	dotAll(d, lhs, rhs, out)
+	releaseLHS()
+	releaseRHS()
 }
 
 // dotDims are a DotGeneral's normalised sizes: lhs [batch, m, c], rhs [batch, n, c], output
@@ -43,6 +58,32 @@ func dotGeneral(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 type dotDims struct {
 	batch, m, n, c int
 	blocked        bool
+}
+
+// dotShortContraction computes out [batch, m, n] for a contraction shorter than 8 (float32), with
+// lhs normalised to [batch, m, c] and rhs to [batch, c, n] (rowsOrder): every output row is the
+// sum of the rhs rows scaled by its lhs row, a vector operation along n, where one dot per output
+// element of fewer than 8 products was mostly call overhead (GeoMix-III's gradients of [N, 3] ×
+// [3, 16] or [N, 1] × [1, 16] products). Neither of simplego's kernels forms a group of eight
+// below 8 products: both add the products in k order to a sum that starts at +0 (the blocked one
+// adds the group padded with zero products to +0, which changes no value that is not a zero, and
+// the sum's zero is +0 either way), so this is sumScaledRows's order and the values are the same.
+func dotShortContraction(backend *simplego.Backend, d dotDims, inputs []*simplego.Buffer, operandShapes [2]shapes.Shape, orders [2][]int, out []float32) {
+	lhs, releaseLHS := normalized(backend, dataOf(backend, inputs[0]).([]float32), operandShapes[0], orders[0])
+	rhs, releaseRHS := normalized(backend, dataOf(backend, inputs[1]).([]float32), operandShapes[1], orders[1])
+	for b := range d.batch {
+		sumScaledRows(out[b*d.m*d.n:(b+1)*d.m*d.n], lhs[b*d.m*d.c:(b+1)*d.m*d.c], rhs[b*d.c*d.n:(b+1)*d.c*d.n], d.c, d.n)
+	}
+	releaseLHS()
+	releaseRHS()
+}
+
+// rowsOrder turns an operand's normalOrder [batch, cross, contracting] (numBatch batch axes,
+// numContracting contracting axes) into [batch, contracting, cross]: rows along the contraction.
+func rowsOrder(order []int, numBatch, numContracting int) []int {
+	cross := order[numBatch : len(order)-numContracting]
+	out := append(slices.Clone(order[:numBatch]), order[len(order)-numContracting:]...)
+	return append(out, cross...)
 }
 
 // normalOrder is the order of an operand's axes in simplego's normalised layout [batch, cross,
@@ -65,20 +106,23 @@ func normalOrder(rank int, contracting, batch []int) []int {
 	return append(order, contracting...)
 }
 
-// normalized returns flat (of shape) with its axes in order, row-major: flat itself when order is
-// the identity, else a transposed copy.
-func normalized[T float32 | float64](flat []T, shape shapes.Shape, order []int) []T {
+// normalized returns flat (of shape) with its axes in order, row-major, and release: flat itself
+// and a no-op when order is the identity, else a transposed copy in a buffer of backend's pool,
+// which release returns to it. Pooled buffers are reused from step to step, where a fresh slice
+// faulted its pages in at every product (a third of a transposed [19717, 83] operand's time).
+func normalized[T float32 | float64](backend *simplego.Backend, flat []T, shape shapes.Shape, order []int) ([]T, func()) {
 	identity := true
 	for i, a := range order {
 		identity = identity && i == a
 	}
 	if identity {
-		return flat
+		return flat, func() {}
 	}
-	out := make([]T, len(flat))
+	buf := backend.NewBuffer(shapes.Make(shape.DType, len(flat)))
+	out := dataOf(backend, buf).([]T)
 	dims, steps := permuted(shape, order)
 	stridedCopy(out, flat, dims, steps)
-	return out
+	return out, func() { _ = backend.BufferFinalize(buf) } // a buffer of ours: cannot fail
 }
 
 // dotChunk is how much of the contracting axis dotAll takes at a time, a multiple of 8 so that

@@ -1,6 +1,7 @@
 package rowops
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -46,7 +47,31 @@ func dotCases() []rowCase {
 		{"weight gradient of a [400, 37] x [37, 64] product", func(in []*Node) *Node {
 			return Gradient(ReduceAllSum(Square(MatMul(in[0], in[1]))), in[1])[0]
 		}, []any{random[float32](rng, 400, 37), random[float32](rng, 37, 64)}},
+		// below 8 products, the rows of rhs scaled and summed (dotShortContraction).
+		{"short contraction, small kernel [5, 3] x [3, 7]", matmul, []any{random[float32](rng, 5, 3), random[float32](rng, 3, 7)}},
+		{"short contraction, blocked kernel [2000, 3] x [3, 16] (a label block's gradient)", matmul,
+			[]any{random[float32](rng, 2000, 3), random[float32](rng, 3, 16)}},
+		{"outer product [700, 1] x [1, 40]", matmul, []any{random[float32](rng, 700, 1), random[float32](rng, 1, 40)}},
+		{"short contraction [16, 3] x [3, 3000], lhs contracted on axis 0", func(in []*Node) *Node {
+			return DotGeneral(in[0], []int{0}, nil, in[1], []int{0}, nil)
+		}, []any{random[float32](rng, 3, 16), random[float32](rng, 3, 3000)}},
+		{"short contraction, batch axis [3, 9, 5] x [3, 5, 11]", func(in []*Node) *Node { return DotGeneral(in[0], []int{2}, []int{0}, in[1], []int{1}, []int{0}) },
+			[]any{random[float32](rng, 3, 9, 5), random[float32](rng, 3, 5, 11)}},
+		{"short contraction, two contracting axes out of order [600, 2, 3] x [3, 2, 70]", func(in []*Node) *Node {
+			return DotGeneral(in[0], []int{2, 1}, nil, in[1], []int{0, 1}, nil)
+		}, []any{random[float32](rng, 600, 2, 3), random[float32](rng, 3, 2, 70)}},
+		{"short contraction of −0 and +0 products [900, 3] x [3, 20]", matmul,
+			[]any{tensors.FromFlatDataAndDimensions(negativeZeros(900*3), 900, 3), random[float32](rng, 3, 20)}},
 	}
+}
+
+// negativeZeros returns n float32 −0.
+func negativeZeros(n int) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = float32(math.Copysign(0, -1))
+	}
+	return out
 }
 
 // TestDotGeneralMatchesSimplego checks that every DotGeneral case gives bit-identical values with

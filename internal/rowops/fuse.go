@@ -48,6 +48,7 @@ const (
 	sumOverP               // a Mul of such a broadcast, summed over its first axis by reduce
 	dotGathered            // a Gather whose rows a dot of gathers reads (dots.go)
 	dotOfGathers           // a Mul of two such gathers, summed over its last axis by reduce
+	scalarBroadcast        // a BroadcastInDim of one value whose uses all take it as a scalar (scalar.go)
 )
 
 // plan is what fusions found in a compiled builder: each node's fusion and its number of uses.
@@ -116,6 +117,7 @@ func fusions(b *simplego.Builder) plan {
 			planDot(n, onlyUser, out)
 		}
 	}
+	planScalars(all, uses, users, out)
 	return plan{fusion: out, uses: uses}
 }
 

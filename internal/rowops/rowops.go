@@ -3,14 +3,15 @@
 // sparse feature products) and ScatterSum of update rows into x [N, D...] (aggregation, and the
 // gradient of that Gather), which simplego v0.26 runs one element at a time through an index
 // iterator (about 10-30 ns per element); DotGeneral of float32/float64 operands as dot products
-// of rows read in place (dot.go), where simplego first copies both operands into zero-padded
-// 32 × 32 blocks; Mul of float32 operands of one shape, with a column [R, 1] scaling the rows
+// of rows read in place, or below 8 products as sums of scaled rows (dot.go), where simplego
+// first copies both operands into zero-padded 32 × 32 blocks; Mul of float32 operands of one shape, with a column [R, 1] scaling the rows
 // of [R, D] (mul.go: message weights) or with a row [1, D] repeated over them (GoMLX's gradient of
 // DotGeneral), which simplego broadcasts through an index iterator; Add, Sub and Div of float32
 // with a column or a repeated row (broadcast.go: log-softmax, biases, normalisations);
-// Transpose and BroadcastInDim as strided copies of whole runs (copy.go), and ReduceSum and
-// ReduceMax of float32/float64 a row at a time (reduce.go), where simplego walks an index
-// iterator per element.
+// Transpose and BroadcastInDim as strided copies of whole runs, transposes in square tiles
+// (copy.go), and ReduceSum and ReduceMax of float32/float64 a row at a time (reduce.go), where
+// simplego walks an index iterator per element; Where and Sign of float32 by conditional moves
+// (select.go), where simplego branches per element on data as random as dropout's masks.
 //
 // On amd64 with AVX2 the float32 work runs in vector kernels (vec_amd64.s): row gathers and row
 // sums by int32 indices, products, row scalings and dot products, each a whole op in one call
@@ -30,11 +31,12 @@
 //   - GoMLX's gradient of a matrix product, a broadcast [P, Q, Z] of the adjoint multiplied by each
 //     operand and summed over one axis, as sums of scaled rows (sums.go);
 //   - a dot product per message of two gathered rows, ReduceSum(Mul(Gather, Gather)) over the last
-//     axis (GAT's attention-weight gradient), from the rows in place (dots.go).
+//     axis (GAT's attention-weight gradient), from the rows in place (dots.go);
+//   - a broadcast of one value that element-wise ops take as a scalar (scalar.go).
 //
 // The executors compute exactly what simplego's do, in the same order of additions, so results
 // are bit-identical (rowops_test.go, dot_test.go, mul_test.go, broadcast_test.go, copy_test.go,
-// reduce_test.go, fuse_test.go, sums_test.go, dots_test.go).
+// reduce_test.go, fuse_test.go, sums_test.go, dots_test.go, select_test.go, scalar_test.go).
 // The package also replaces GoMLX's gradient of Mul where one operand scales the rows of the other
 // (vjp.go), so that the gradient scales rows too instead of first broadcasting the column, and
 // reads fresh copies of gathered operands where it needs them (GAT's attention weights), so that
@@ -91,6 +93,8 @@ func init() {
 	setNodeExecutor(backends.OpTypeAdd, priorityUser, rowBroadcast(backends.OpTypeAdd, simplegoAdd))
 	setNodeExecutor(backends.OpTypeSub, priorityUser, rowBroadcast(backends.OpTypeSub, simplegoSub))
 	setNodeExecutor(backends.OpTypeDiv, priorityUser, rowBroadcast(backends.OpTypeDiv, simplegoDiv))
+	setNodeExecutor(backends.OpTypeWhere, priorityUser, where)
+	setNodeExecutor(backends.OpTypeSign, priorityUser, sign)
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

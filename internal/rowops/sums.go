@@ -147,9 +147,13 @@ func takeProduct(buf *simplego.Buffer) deferredSum {
 func (d *deferredProduct) sumInto(backend *simplego.Backend, out []float32) {
 	b := d.v
 	if d.f == sumOverZ { // out [P, Q] = v [P, Z] · (yᵀ [Z, Q])
-		sumScaledRows(out, b.v, transposed(d.other, b.q, b.z), b.z, b.q)
+		yT, release := transposed(backend, d.other, b.q, b.z)
+		sumScaledRows(out, b.v, yT, b.z, b.q)
+		release()
 	} else { // out [Q, Z] = cᵀ [Q, P] · v [P, Z]
-		sumScaledRows(out, transposed(d.other, b.p, b.q), b.v, b.p, b.z)
+		cT, release := transposed(backend, d.other, b.p, b.q)
+		sumScaledRows(out, cT, b.v, b.p, b.z)
+		release()
 	}
 	for _, buf := range d.held {
 		_ = backend.BufferFinalize(buf) // pooled buffers of this execution: cannot fail
@@ -159,9 +163,10 @@ func (d *deferredProduct) sumInto(backend *simplego.Backend, out []float32) {
 	}
 }
 
-// transposed returns x [rows, cols] transposed, [cols, rows].
-func transposed(x []float32, rows, cols int) []float32 {
-	return normalized(x, shapes.Make(dtypes.Float32, rows, cols), []int{1, 0})
+// transposed returns x [rows, cols] transposed, [cols, rows], in a pooled buffer, and the func that
+// returns it to backend's pool.
+func transposed(backend *simplego.Backend, x []float32, rows, cols int) ([]float32, func()) {
+	return normalized(backend, x, shapes.Make(dtypes.Float32, rows, cols), []int{1, 0})
 }
 
 // sumScaledRows sets out [M, z] to coef [M, k] · y [k, z]: row i is Σ_j coef[i, j] · y[j] over j
