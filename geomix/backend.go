@@ -15,9 +15,10 @@ import (
 const SimpleGoConfig = "ops_sequential"
 
 // NewBackend returns the backend $GOMLX_BACKEND names when it is set (e.g. XLA, for users who have
-// its plugin installed), else GoMLX's pure-Go backend with SimpleGoConfig, whose Gather, ScatterSum,
-// DotGeneral, Transpose, BroadcastInDim, ReduceSum and ReduceMax run through internal/rowops's
-// executors: the same numbers, several times faster epochs. The CLI, the notebooks and the tests
+// its plugin installed), else GoMLX's pure-Go backend with SimpleGoConfig, whose hot ops (Gather,
+// ScatterSum, DotGeneral, Transpose, BroadcastInDim, ReduceSum, ReduceMax, Mul, Add, Sub, Div,
+// Where, Sign) run through internal/rowops's executors: the same numbers, several times faster
+// epochs. The CLI, the notebooks and the tests
 // all create their backend here.
 func NewBackend() (backends.Backend, error) {
 	if os.Getenv("GOMLX_BACKEND") != "" {
