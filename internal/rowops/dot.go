@@ -29,26 +29,27 @@ func dotGeneral(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 	output := backend.NewBuffer(shapes.Make(dtype, d.batch, d.m, d.n))
 	lhsOrder := normalOrder(lhsShape.Rank(), ints(p, "lhsContractingAxes"), ints(p, "lhsBatchAxes"))
 	rhsOrder := normalOrder(rhsShape.Rank(), ints(p, "rhsContractingAxes"), ints(p, "rhsBatchAxes"))
-	if out, ok := dataOf(backend, output).([]float32); ok && d.c < 8 {
-		rhsOrder = rowsOrder(rhsOrder, len(ints(p, "rhsBatchAxes")), len(ints(p, "rhsContractingAxes")))
-		dotShortContraction(backend, d, inputs, [2]shapes.Shape{lhsShape, rhsShape}, [2][]int{lhsOrder, rhsOrder}, out)
-		return output, nil
-	}
+	operandShapes := [2]shapes.Shape{lhsShape, rhsShape}
 	switch out := dataOf(backend, output).(type) {
 	case []float32:
-		dotOperands(backend, d, inputs, [2]shapes.Shape{lhsShape, rhsShape}, [2][]int{lhsOrder, rhsOrder}, out)
+		if d.c < 8 { // simplego builds no product with an empty axis
+			rhsOrder = rowsOrder(rhsOrder, len(ints(p, "rhsBatchAxes")), len(ints(p, "rhsContractingAxes")))
+			withOperands(backend, inputs, operandShapes, [2][]int{lhsOrder, rhsOrder}, func(lhs, rhs []float32) { dotShortContraction(d, lhs, rhs, out) })
+			break
+		}
+		withOperands(backend, inputs, operandShapes, [2][]int{lhsOrder, rhsOrder}, func(lhs, rhs []float32) { dotAll(d, lhs, rhs, out) })
 	case []float64:
-		dotOperands(backend, d, inputs, [2]shapes.Shape{lhsShape, rhsShape}, [2][]int{lhsOrder, rhsOrder}, out)
+		withOperands(backend, inputs, operandShapes, [2][]int{lhsOrder, rhsOrder}, func(lhs, rhs []float64) { dotAll(d, lhs, rhs, out) })
 	}
 	return output, nil
 }
 
-// dotOperands runs dotAll on the two operands (inputs, of shapes) normalised to orders, and
-// returns their copies, if any, to the backend's pool.
-func dotOperands[T float32 | float64](backend *simplego.Backend, d dotDims, inputs []*simplego.Buffer, operandShapes [2]shapes.Shape, orders [2][]int, out []T) {
+// withOperands calls product with the two operands (inputs, of operandShapes) normalised to
+// orders, and then returns their copies, if any, to the backend's pool.
+func withOperands[T float32 | float64](backend *simplego.Backend, inputs []*simplego.Buffer, operandShapes [2]shapes.Shape, orders [2][]int, product func(lhs, rhs []T)) {
 	lhs, releaseLHS := normalized(backend, dataOf(backend, inputs[0]).([]T), operandShapes[0], orders[0])
 	rhs, releaseRHS := normalized(backend, dataOf(backend, inputs[1]).([]T), operandShapes[1], orders[1])
-	dotAll(d, lhs, rhs, out)
+	product(lhs, rhs)
 	releaseLHS()
 	releaseRHS()
 }
@@ -60,22 +61,18 @@ type dotDims struct {
 	blocked        bool
 }
 
-// dotShortContraction computes out [batch, m, n] for a contraction shorter than 8 (float32), with
-// lhs normalised to [batch, m, c] and rhs to [batch, c, n] (rowsOrder): every output row is the
-// sum of the rhs rows scaled by its lhs row, a vector operation along n, where one dot per output
-// element of fewer than 8 products was mostly call overhead (GeoMix-III's gradients of [N, 3] ×
-// [3, 16] or [N, 1] × [1, 16] products). Neither of simplego's kernels forms a group of eight
-// below 8 products: both add the products in k order to a sum that starts at +0 (the blocked one
-// adds the group padded with zero products to +0, which changes no value that is not a zero, and
-// the sum's zero is +0 either way), so this is sumScaledRows's order and the values are the same.
-func dotShortContraction(backend *simplego.Backend, d dotDims, inputs []*simplego.Buffer, operandShapes [2]shapes.Shape, orders [2][]int, out []float32) {
-	lhs, releaseLHS := normalized(backend, dataOf(backend, inputs[0]).([]float32), operandShapes[0], orders[0])
-	rhs, releaseRHS := normalized(backend, dataOf(backend, inputs[1]).([]float32), operandShapes[1], orders[1])
+// dotShortContraction computes out [batch, m, n] for a contraction shorter than 8 products (c <
+// 8), from lhs [batch, m, c] and rhs [batch, c, n] (rowsOrder): every output row is the sum of the
+// rhs rows scaled by its lhs row, a vector operation along n, where one dot per output element of
+// fewer than 8 products was mostly call overhead (GeoMix-III's gradients of [N, 3] × [3, 16] or
+// [N, 1] × [1, 16] products). Neither of simplego's kernels forms a group of eight below 8
+// products: both add the products in k order to a sum that starts at +0 (the blocked one adds the
+// group padded with zero products to +0, which changes no value that is not a zero, and the sum's
+// zero is +0 either way), so this is sumScaledRows's order and the values are the same.
+func dotShortContraction(d dotDims, lhs, rhs, out []float32) {
 	for b := range d.batch {
 		sumScaledRows(out[b*d.m*d.n:(b+1)*d.m*d.n], lhs[b*d.m*d.c:(b+1)*d.m*d.c], rhs[b*d.c*d.n:(b+1)*d.c*d.n], d.c, d.n)
 	}
-	releaseLHS()
-	releaseRHS()
 }
 
 // rowsOrder turns an operand's normalOrder [batch, cross, contracting] (numBatch batch axes,
