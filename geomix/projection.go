@@ -13,11 +13,12 @@ import (
 )
 
 // DenseFeatureDensity is the fraction of non-zeros from which ParamFeatureLayout "auto" holds X
-// dense. Measured by BenchmarkProjection on the pure-Go backend (2 cores, with internal/rowops's
-// row Gather and ScatterSum), the sparse product and its weight gradient cost about 6 ns per
-// non-zero and output column, the dense pair 1.5-2.5 ns per entry of X and output column: dense
-// wins above about 40% non-zeros (PubMed has 10%, the other data sets of the paper at most 1.3%,
-// so all of them are held sparse).
+// dense. Measured by BenchmarkProjection on the pure-Go backend (2 cores, internal/rowops's fused
+// sparse products and vector kernels; at 9e0a830 beside two trainings), the sparse product and
+// its weight gradient cost 0.68, 0.36 and 0.21 ns per non-zero and output column at 2%, 10% and
+// 30% non-zeros, the dense pair 0.07-0.09 ns per entry of X and output column: at 30% the sparse
+// pair still takes 0.7 of the dense one's time, and they cross near 40% (PubMed has 10%, the
+// other data sets of the paper at most 1.3%, so all of them are held sparse).
 const DenseFeatureDensity = 0.4
 
 // Features is the feature matrix X [N, F] inside a computation graph, held one of two ways:
