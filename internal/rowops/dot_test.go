@@ -37,6 +37,16 @@ func dotCases() []rowCase {
 		{"blocked kernel [150, 1101] x [1101, 120] float32", matmul, []any{random[float32](rng, 150, 1101), random[float32](rng, 1101, 120)}},
 		{"kᵀh: [1000, 16] and [1000, 40] contracted on axis 0", contractFirst, []any{random[float32](rng, 1000, 16), random[float32](rng, 1000, 40)}},
 		{"kᵀh blocked: [700, 130] and [700, 140] contracted on axis 0", contractFirst, []any{random[float32](rng, 700, 130), random[float32](rng, 700, 140)}},
+		{"kᵀh with a small kernel's tail: [1003, 16] and [1003, 40] contracted on axis 0", contractFirst,
+			[]any{random[float32](rng, 1003, 16), random[float32](rng, 1003, 40)}},
+		{"weight gradient split over cores: [2003, 32] and [2003, 40] contracted on axis 0", contractFirst,
+			[]any{random[float32](rng, 2003, 32), random[float32](rng, 2003, 40)}},
+		{"leading contraction of −0, NaN and infinities [300, 9] and [300, 20]", contractFirst,
+			[]any{tensors.FromFlatDataAndDimensions(specialRows(rng, 300*9), 300, 9), random[float32](rng, 300, 20)}},
+		{"kᵀ1-like narrow rhs [1003, 16] and [1003, 3] (the product of rows)", contractFirst,
+			[]any{random[float32](rng, 1003, 16), random[float32](rng, 1003, 3)}},
+		{"kᵀh float64 [1003, 16] and [1003, 40] (the product of rows)", contractFirst,
+			[]any{random[float64](rng, 1003, 16), random[float64](rng, 1003, 40)}},
 		{"batch axis [3, 9, 21] x [3, 21, 11]", func(in []*Node) *Node { return DotGeneral(in[0], []int{2}, []int{0}, in[1], []int{1}, []int{0}) },
 			[]any{random[float32](rng, 3, 9, 21), random[float32](rng, 3, 21, 11)}},
 		{"two contracting axes out of order [6, 5, 4] x [4, 5, 7]", func(in []*Node) *Node {
@@ -63,6 +73,16 @@ func dotCases() []rowCase {
 		{"short contraction of −0 and +0 products [900, 3] x [3, 20]", matmul,
 			[]any{tensors.FromFlatDataAndDimensions(negativeZeros(900*3), 900, 3), random[float32](rng, 3, 20)}},
 	}
+}
+
+// specialRows returns n random float32 with −0, NaN, infinities and zeros spread among them.
+func specialRows(rng *rand.Rand, n int) []float32 {
+	out := randomRows[float32](rng, n)
+	special := []float32{float32(math.Copysign(0, -1)), float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0}
+	for i := 0; i < n; i += 7 {
+		out[i] = special[(i/7)%len(special)]
+	}
+	return out
 }
 
 // negativeZeros returns n float32 −0.

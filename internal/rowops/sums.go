@@ -175,18 +175,20 @@ func transposed(backend *simplego.Backend, x []float32, rows, cols int) ([]float
 // kernel does the whole groups of eight columns where there is one, a loop the rest.
 func sumScaledRows(out, coef, y []float32, k, z int) {
 	m := len(out) / z
-	rows := func(from, to int) {
-		done := sumScaledRowsVec(out[from*z:to*z], coef[from*k:to*k], y, k, z)
-		for i := from; i < to; i++ {
-			o, c := out[i*z+done:(i+1)*z], coef[i*k:(i+1)*k]
-			clear(o)
-			for j, cj := range c {
-				yj := y[j*z+done : (j+1)*z]
-				for col := range o {
-					o[col] += float32(cj * yj[col]) // coef · y, as the kernel; the conversion rounds the product: never fused into an FMA
-				}
+	inParallel(m, m*k*z, func(from, to int) { sumScaledRowRange(out, coef, y, k, z, from, to) })
+}
+
+// sumScaledRowRange is sumScaledRows for the rows [from, to) of out, in the calling goroutine.
+func sumScaledRowRange(out, coef, y []float32, k, z, from, to int) {
+	done := sumScaledRowsVec(out[from*z:to*z], coef[from*k:to*k], y, k, z)
+	for i := from; i < to; i++ {
+		o, c := out[i*z+done:(i+1)*z], coef[i*k:(i+1)*k]
+		clear(o)
+		for j, cj := range c {
+			yj := y[j*z+done : (j+1)*z]
+			for col := range o {
+				o[col] += float32(cj * yj[col]) // coef · y, as the kernel; the conversion rounds the product: never fused into an FMA
 			}
 		}
 	}
-	inParallel(m, m*k*z, rows)
 }
