@@ -36,7 +36,7 @@ type benchRow struct {
 // benchReport is `reproduce bench --json` and the --out file: the rows and where they were measured.
 type benchReport struct {
 	Rows        []benchRow `json:"rows"`
-	GitRevision string     `json:"git_revision"`
+	GitRevision string     `json:"git_revision"` // of the working directory, which need not be the binary's
 	GOMAXPROCS  int        `json:"gomaxprocs"`
 	Backend     string     `json:"backend"`
 	MeasuredAt  string     `json:"measured_at"`
@@ -119,7 +119,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(report)
 	}
-	fmt.Fprintf(stdout, "backend %s, GOMAXPROCS %d, git %s, %s\n", report.Backend, report.GOMAXPROCS, report.GitRevision, report.MeasuredAt)
+	fmt.Fprintf(stdout, "backend %s, GOMAXPROCS %d, git %s (the working directory's), %s\n", report.Backend, report.GOMAXPROCS, report.GitRevision, report.MeasuredAt)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "DATASET\tMETHOD\tMS/EPOCH\tX GCN\tPEAK HEAP MIB\tSETUP S")
 	for _, r := range report.Rows {

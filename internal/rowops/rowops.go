@@ -3,8 +3,9 @@
 // sparse feature products) and ScatterSum of update rows into x [N, D...] (aggregation, and the
 // gradient of that Gather), which simplego v0.26 runs one element at a time through an index
 // iterator (about 10-30 ns per element); DotGeneral of float32/float64 operands as dot products
-// of rows read in place, or below 8 products as sums of scaled rows (dot.go), where simplego
-// first copies both operands into zero-padded 32 × 32 blocks; Mul of float32 operands of one shape, with a column [R, 1] scaling the rows
+// of rows read in place, or as sums of scaled rows below 8 products and where both operands are
+// contracted on their leading axis (dot.go), where simplego first copies both operands into
+// zero-padded 32 × 32 blocks; Mul of float32 operands of one shape, with a column [R, 1] scaling the rows
 // of [R, D] (mul.go: message weights) or with a row [1, D] repeated over them (GoMLX's gradient of
 // DotGeneral), which simplego broadcasts through an index iterator; Add, Sub and Div of float32
 // with a column or a repeated row (broadcast.go: log-softmax, biases, normalisations);
