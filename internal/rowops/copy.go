@@ -156,9 +156,11 @@ const transposeTile = 32
 // the cores along p. Copies change no value, so the result is stridedCopy's.
 func tiledTranspose[T any](dst, src []T, dims, steps []int) bool {
 	last := len(dims) - 1
-	step := steps[last]
-	p := slices.Index(steps[:max(last, 0)], 1)
-	if last < 1 || step <= 1 || p < 0 || len(dst) < transposeTile*transposeTile {
+	if last < 1 || steps[last] <= 1 || len(dst) < transposeTile*transposeTile {
+		return false
+	}
+	step, p := steps[last], slices.Index(steps[:last], 1)
+	if p < 0 {
 		return false
 	}
 	dstStrides := make([]int, len(dims))

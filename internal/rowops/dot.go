@@ -83,11 +83,11 @@ func dotShortContraction(d dotDims, lhs, rhs, out []float32) {
 // their leading axis (weight gradients xᵀ v, GeoMix-III's k̃ᵀ h), reading both in place where the
 // product of rows would transpose both and pack rhs (about half of a [19717, 256] weight
 // gradient's time); dotGeneral takes it from n = 8 on, the vector kernels' width (below, the
-// groups' fixed costs outweigh the transposes: [19717, 16]ᵀ [19717, 3] took 1.5 against 0.4 ms). simplego's order: for every group of eight rows of the operands, the eight
-// products of each output are summed from the first (here from +0, the same value: a group's
-// zero is added to a sum that is never −0) and the group is added to the output, which starts at
-// +0; the last c mod 8 rows are one more group in the blocked kernel and added one at a time in
-// the small one. A group is sumScaledRows of its rows, coefficients lhs's rows transposed into a
+// groups' fixed costs outweigh the transposes: [19717, 16]ᵀ [19717, 3] took 1.5 against 0.4 ms).
+// simplego's order: for every group of eight rows of the operands, the eight products of each
+// output are summed from the first (here from +0, the same value: a group's zero is added to a
+// sum that is never −0) and the group is added to the output, which starts at +0; the last c mod
+// 8 rows are one more group in the blocked kernel and added one at a time in the small one. A group is sumScaledRows of its rows, coefficients lhs's rows transposed into a
 // tile, then added by the vector row sum (a scale of 1, which changes no value). Output rows are
 // split over the cores, each summed by one goroutine in that order.
 func dotLeadingContraction(d dotDims, lhs, rhs, out []float32) {
