@@ -6,23 +6,25 @@ import (
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
 
-	_ "github.com/geomix-go/geomix/internal/rowops" // faster executors of simplego's hot ops, same numbers
+	"github.com/geomix-go/geomix/internal/rowops" // faster executors of simplego's hot ops, same numbers
 )
 
-// SimpleGoConfig is the configuration to create GoMLX v0.26's pure-Go backend with
-// (simplego.New(SimpleGoConfig)): its parallel op scheduler deadlocked intermittently (workers
-// waiting on a sync.Cond forever) in our training loops, so ops run sequentially.
-const SimpleGoConfig = "ops_sequential"
-
 // NewBackend returns the backend $GOMLX_BACKEND names when it is set (e.g. XLA, for users who have
-// its plugin installed), else GoMLX's pure-Go backend with SimpleGoConfig, whose hot ops (Gather,
-// ScatterSum, DotGeneral, Transpose, BroadcastInDim, ReduceSum, ReduceMax, Mul, Add, Sub, Div,
-// Where, Sign) run through internal/rowops's executors: the same numbers, several times faster
-// epochs. The CLI, the notebooks and the tests
-// all create their backend here.
+// its plugin installed), else GoMLX's pure-Go backend, whose hot ops (Gather, ScatterSum,
+// DotGeneral, Transpose, BroadcastInDim, ReduceSum, ReduceMax, Mul, Add, Sub, Div, Where, Sign) run
+// through internal/rowops's executors: the same numbers, several times faster epochs. Its ops run
+// in parallel where the graph allows (GeoMix's feature and label blocks, the pseudo-label pass),
+// with an unbounded pool of workers (rowops.UnboundWorkers: simplego's bounded pool deadlocked),
+// while it executes one graph at a time, and one after another while several run at once (cells
+// trained side by side). The CLI, the notebooks and the tests all create their backend here.
 func NewBackend() (backends.Backend, error) {
 	if os.Getenv("GOMLX_BACKEND") != "" {
 		return backends.New()
 	}
-	return simplego.New(SimpleGoConfig)
+	b, err := simplego.New("")
+	if err != nil {
+		return nil, err
+	}
+	rowops.UnboundWorkers(b.(*simplego.Backend))
+	return b, nil
 }

@@ -1,0 +1,66 @@
+package geomix
+
+import (
+	"io"
+	"testing"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// TestParallelOpsMatchSequential: NewBackend's backend, which runs independent ops at once, trains
+// to the same loss and accuracies at every epoch as simplego running one op at a time, on the tiny
+// graph for every kind of model and, with $GEOMIX_DATA, on Cora with GeoMix-I and GeoMix-III's
+// presets (their feature and label blocks mix side by side).
+func TestParallelOpsMatchSequential(t *testing.T) {
+	sequential, err := simplego.New("ops_sequential")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sequential.Finalize()
+	parallel, err := NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer parallel.Finalize()
+	train := func(backend backends.Backend, method string, cora bool) *Result {
+		ctx := context.New()
+		g := tinyGraph()
+		if cora {
+			g = loadOrSkip(t, "cora")
+			if _, err := ApplyPreset(ctx, "cora", method); err != nil {
+				t.Fatal(err)
+			}
+			ctx.SetParams(map[string]any{ParamRuns: 1, ParamEpochs: 40})
+		} else {
+			ctx.SetParams(map[string]any{ParamEpochs: 12, ParamRuns: 2, ParamDropout: 0.5, ParamHidden: 8, ParamHops: 2,
+				ParamAlpha: 0.3, ParamLabelGrad: true, ParamSeed: 9, ParamUseBN: true})
+		}
+		res, err := Train(ctx, backend, g, method, WithProgress(io.Discard))
+		if err != nil {
+			t.Fatalf("Train(%s): %v", method, err)
+		}
+		return res
+	}
+	compare := func(method string, cora bool) {
+		a, b := train(sequential, method, cora), train(parallel, method, cora)
+		for r := range a.PerRun {
+			for e := range a.PerRun[r].Curve {
+				ea, eb := a.PerRun[r].Curve[e], b.PerRun[r].Curve[e]
+				if ea.Loss != eb.Loss || ea.TrainAcc != eb.TrainAcc || ea.ValAcc != eb.ValAcc || ea.TestAcc != eb.TestAcc {
+					t.Fatalf("%s (cora %v) run %d epoch %d: sequential %+v, parallel %+v", method, cora, r, e, ea, eb)
+				}
+			}
+		}
+	}
+	for _, method := range []string{"gcn", "gat", "geomix1", "geomix2", "geomix3", "randommix", "mixup", "graphmix", "glognn"} {
+		compare(method, false)
+	}
+	if testing.Short() {
+		return
+	}
+	for _, method := range []string{"geomix1", "geomix3"} {
+		compare(method, true)
+	}
+}

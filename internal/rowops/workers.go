@@ -1,0 +1,36 @@
+package rowops
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/gomlx/gomlx/backends/simplego"
+)
+
+// UnboundWorkers lifts the cap on backend's pool of workers (simplego's "parallelism", by default
+// the number of CPUs), so that its parallel op scheduler starts every ready op at once instead of
+// waiting for a free worker. With the cap, an op that splits its own work over the pool
+// (simplego's small DotGeneral, for one) waits for workers while holding one, and when every
+// worker does so the execution never ends: our training loops deadlocked intermittently that way.
+// Unbounded, nothing waits for a worker, and Go's scheduler shares the cores among the ops in
+// flight. An op's values do not depend on when it runs, so results are the same as one op at a
+// time (TestParallelOpsMatchSequential in package geomix).
+//
+// Under `go test -race` the parallel scheduler reports races of its own: an op reads its inputs'
+// use counts without the lock they are counted under, to decide whether it may overwrite an input
+// whose other users have finished, and the detector then sees that overwrite unordered with those
+// users' reads. An op only overwrites an input once every other use of it is counted, and a use is
+// counted after its op has run, so the overwrite follows the reads.
+//
+// simplego.New("parallelism=-1") sets the same, but prints a line on standard output; the field
+// is set here through reflection instead (the module is pinned in go.mod).
+func UnboundWorkers(backend *simplego.Backend) {
+	f := reflect.ValueOf(backend).Elem().FieldByName("workers")
+	if f.IsValid() {
+		f = f.FieldByName("maxParallelism")
+	}
+	if !f.IsValid() || f.Kind() != reflect.Int {
+		panic("rowops.UnboundWorkers: simplego.Backend has no workers.maxParallelism int: GoMLX is not the v0.26.0 go.mod pins")
+	}
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetInt(-1)
+}
