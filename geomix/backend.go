@@ -1,6 +1,7 @@
 package geomix
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/gomlx/gomlx/backends"
@@ -25,6 +26,8 @@ func NewBackend() (backends.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	rowops.UnboundWorkers(b.(*simplego.Backend))
+	if err := rowops.UnboundWorkers(b.(*simplego.Backend)); err != nil {
+		return nil, fmt.Errorf("creating the pure-Go backend: %w", err)
+	}
 	return b, nil
 }

@@ -1,6 +1,7 @@
 package rowops
 
 import (
+	"errors"
 	"reflect"
 	"unsafe"
 
@@ -23,14 +24,16 @@ import (
 // counted after its op has run, so the overwrite follows the reads.
 //
 // simplego.New("parallelism=-1") sets the same, but prints a line on standard output; the field
-// is set here through reflection instead (the module is pinned in go.mod).
-func UnboundWorkers(backend *simplego.Backend) {
+// is set here through reflection instead (the module is pinned in go.mod), with an error if
+// simplego has no such field.
+func UnboundWorkers(backend *simplego.Backend) error {
 	f := reflect.ValueOf(backend).Elem().FieldByName("workers")
 	if f.IsValid() {
 		f = f.FieldByName("maxParallelism")
 	}
 	if !f.IsValid() || f.Kind() != reflect.Int {
-		panic("rowops.UnboundWorkers: simplego.Backend has no workers.maxParallelism int: GoMLX is not the v0.26.0 go.mod pins")
+		return errors.New("simplego.Backend has no int field workers.maxParallelism: GoMLX is not at v0.26.0, the version go.mod pins")
 	}
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetInt(-1)
+	return nil
 }
