@@ -4,6 +4,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/geomix-go/geomix/datasets"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/ml/context"
@@ -24,43 +25,41 @@ func TestParallelOpsMatchSequential(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer parallel.Finalize()
-	train := func(backend backends.Backend, method string, cora bool) *Result {
-		ctx := context.New()
-		g := tinyGraph()
-		if cora {
-			g = loadOrSkip(t, "cora")
-			if _, err := ApplyPreset(ctx, "cora", method); err != nil {
-				t.Fatal(err)
-			}
-			ctx.SetParams(map[string]any{ParamRuns: 1, ParamEpochs: 40})
-		} else {
-			ctx.SetParams(map[string]any{ParamEpochs: 12, ParamRuns: 2, ParamDropout: 0.5, ParamHidden: 8, ParamHops: 2,
-				ParamAlpha: 0.3, ParamLabelGrad: true, ParamSeed: 9, ParamUseBN: true})
+	var cora *datasets.Graph // nil: the tiny graph
+	train := func(backend backends.Backend, method string) *Result {
+		if cora == nil {
+			return trainTinyOn(t, backend, method, 9)
 		}
-		res, err := Train(ctx, backend, g, method, WithProgress(io.Discard))
+		ctx := context.New()
+		if _, err := ApplyPreset(ctx, "cora", method); err != nil {
+			t.Fatal(err)
+		}
+		ctx.SetParams(map[string]any{ParamRuns: 1, ParamEpochs: 40})
+		res, err := Train(ctx, backend, cora, method, WithProgress(io.Discard))
 		if err != nil {
-			t.Fatalf("Train(%s): %v", method, err)
+			t.Fatalf("Train(cora, %s): %v", method, err)
 		}
 		return res
 	}
-	compare := func(method string, cora bool) {
-		a, b := train(sequential, method, cora), train(parallel, method, cora)
+	compare := func(method string) {
+		a, b := train(sequential, method), train(parallel, method)
 		for r := range a.PerRun {
 			for e := range a.PerRun[r].Curve {
 				ea, eb := a.PerRun[r].Curve[e], b.PerRun[r].Curve[e]
 				if ea.Loss != eb.Loss || ea.TrainAcc != eb.TrainAcc || ea.ValAcc != eb.ValAcc || ea.TestAcc != eb.TestAcc {
-					t.Fatalf("%s (cora %v) run %d epoch %d: sequential %+v, parallel %+v", method, cora, r, e, ea, eb)
+					t.Fatalf("%s (cora %v) run %d epoch %d: sequential %+v, parallel %+v", method, cora != nil, r, e, ea, eb)
 				}
 			}
 		}
 	}
 	for _, method := range []string{"gcn", "gat", "geomix1", "geomix2", "geomix3", "randommix", "mixup", "graphmix", "glognn"} {
-		compare(method, false)
+		compare(method)
 	}
 	if testing.Short() {
 		return
 	}
+	cora = loadOrSkip(t, "cora")
 	for _, method := range []string{"geomix1", "geomix3"} {
-		compare(method, true)
+		compare(method)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/geomix-go/geomix/datasets"
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -34,13 +35,18 @@ func tinyGraph() *datasets.Graph {
 }
 
 func trainTiny(t *testing.T, method string, seed int, extra ...map[string]any) *Result {
+	return trainTinyOn(t, testBackend(t), method, seed, extra...)
+}
+
+// trainTinyOn trains method on tinyGraph with backend: 2 runs of 12 epochs, small widths, seeded.
+func trainTinyOn(t *testing.T, backend backends.Backend, method string, seed int, extra ...map[string]any) *Result {
 	ctx := context.New()
 	ctx.SetParams(map[string]any{ParamEpochs: 12, ParamRuns: 2, ParamDropout: 0.5, ParamHidden: 8, ParamHops: 2,
 		ParamAlpha: 0.3, ParamLabelGrad: true, ParamSeed: seed, ParamUseBN: true})
 	for _, params := range extra {
 		ctx.SetParams(params)
 	}
-	res, err := Train(ctx, testBackend(t), tinyGraph(), method, WithProgress(io.Discard))
+	res, err := Train(ctx, backend, tinyGraph(), method, WithProgress(io.Discard))
 	if err != nil {
 		t.Fatalf("Train(%s): %v", method, err)
 	}

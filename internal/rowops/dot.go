@@ -87,9 +87,10 @@ func dotShortContraction(d dotDims, lhs, rhs, out []float32) {
 // simplego's order: for every group of eight rows of the operands, the eight products of each
 // output are summed from the first (here from +0, the same value: a group's zero is added to a
 // sum that is never −0) and the group is added to the output, which starts at +0; the last c mod
-// 8 rows are one more group in the blocked kernel and added one at a time in the small one. A group is sumScaledRows of its rows, coefficients lhs's rows transposed into a
-// tile, then added by the vector row sum (a scale of 1, which changes no value). Output rows are
-// split over the cores, each summed by one goroutine in that order.
+// 8 rows are one more group in the blocked kernel and added one at a time in the small one. A
+// group is sumScaledRows of its rows, coefficients lhs's rows transposed into a tile, then added
+// by the vector row sum (a scale of 1, which changes no value). Output rows are split over the
+// cores, each summed by one goroutine in that order.
 func dotLeadingContraction(d dotDims, lhs, rhs, out []float32) {
 	clear(out)
 	one, first := []float32{1}, []int32{0}
