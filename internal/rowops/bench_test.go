@@ -58,6 +58,12 @@ func BenchmarkDotGeneral(b *testing.B) {
 		{"weight-grad [2223,128]^T[2223,128]", contractFirst, []*tensors.Tensor{random[float32](rng, 2223, 128), random[float32](rng, 2223, 128)}},
 		{"attention q[19717,16]x[16,83]", matmul, []*tensors.Tensor{random[float32](rng, 19717, 16), random[float32](rng, 16, 83)}},
 		{"attention k^T h [19717,16]^T[19717,83]", contractFirst, []*tensors.Tensor{random[float32](rng, 19717, 16), random[float32](rng, 19717, 83)}},
+		{"output-layer weight-grad [2708,16]^T[2708,7]", contractFirst, []*tensors.Tensor{random[float32](rng, 2708, 16), random[float32](rng, 2708, 7)}},
+		{"output-layer weight-grad [19717,16]^T[19717,3]", contractFirst, []*tensors.Tensor{random[float32](rng, 19717, 16), random[float32](rng, 19717, 3)}},
+		{"output-layer weight-grad [2223,128]^T[2223,5]", contractFirst, []*tensors.Tensor{random[float32](rng, 2223, 128), random[float32](rng, 2223, 5)}},
+		{"output-layer weight-grad [890,64]^T[890,5]", contractFirst, []*tensors.Tensor{random[float32](rng, 890, 64), random[float32](rng, 890, 5)}},
+		{"output-layer weight-grad [3327,64]^T[3327,6]", contractFirst, []*tensors.Tensor{random[float32](rng, 3327, 64), random[float32](rng, 3327, 6)}},
+		{"output-layer weight-grad [34493,64]^T[34493,5]", contractFirst, []*tensors.Tensor{random[float32](rng, 34493, 64), random[float32](rng, 34493, 5)}},
 	})
 }
 

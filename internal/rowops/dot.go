@@ -39,6 +39,9 @@ func dotGeneral(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 		case d.n >= 8 && lhsShape.Rank() == 2 && rhsShape.Rank() == 2 && slices.Equal(ints(p, "lhsContractingAxes"), []int{0}) &&
 			slices.Equal(ints(p, "rhsContractingAxes"), []int{0}):
 			dotLeadingContraction(d, dataOf(backend, inputs[0]).([]float32), dataOf(backend, inputs[1]).([]float32), out)
+		case d.m >= 8 && d.m*d.c >= narrowLeadingMin && lhsShape.Rank() == 2 && rhsShape.Rank() == 2 &&
+			slices.Equal(ints(p, "lhsContractingAxes"), []int{0}) && slices.Equal(ints(p, "rhsContractingAxes"), []int{0}):
+			dotNarrowLeadingContraction(backend, d, dataOf(backend, inputs[0]).([]float32), dataOf(backend, inputs[1]).([]float32), out)
 		default:
 			withOperands(backend, inputs, operandShapes, [2][]int{lhsOrder, rhsOrder}, func(lhs, rhs []float32) { dotAll(d, lhs, rhs, out) })
 		}
@@ -83,7 +86,8 @@ func dotShortContraction(d dotDims, lhs, rhs, out []float32) {
 // their leading axis (weight gradients xᵀ v, GeoMix-III's k̃ᵀ h), reading both in place where the
 // product of rows would transpose both and pack rhs (about half of a [19717, 256] weight
 // gradient's time); dotGeneral takes it from n = 8 on, the vector kernels' width (below, the
-// groups' fixed costs outweigh the transposes: [19717, 16]ᵀ [19717, 3] took 1.5 against 0.4 ms).
+// groups' fixed costs outweigh the transposes: [19717, 16]ᵀ [19717, 3] took 1.5 against 0.4 ms;
+// dotNarrowLeadingContraction runs such products with the operands' roles swapped).
 // simplego's order: for every group of eight rows of the operands, the eight products of each
 // output are summed from the first (here from +0, the same value: a group's zero is added to a
 // sum that is never −0) and the group is added to the output, which starts at +0; the last c mod
@@ -121,6 +125,28 @@ func dotLeadingContraction(d dotDims, lhs, rhs, out []float32) {
 			}
 		}
 	})
+}
+
+// narrowLeadingMin is the size of lhs [c, m] from which dotNarrowLeadingContraction beats the
+// product of rows, whose transposed copy of lhs then dominates (BenchmarkDotGeneral's
+// output-layer weight gradients: [2223, 128]ᵀ [2223, 5] 0.28 → 0.22 ms, [34493, 64]ᵀ [34493, 5]
+// 1.9 → 1.2 ms; [2708, 16]ᵀ [2708, 7] 0.07 → 0.10 ms, hence the bound).
+const narrowLeadingMin = 1 << 18
+
+// dotNarrowLeadingContraction is dotLeadingContraction for a narrow rhs (n < 8, m ≥ 8: an output
+// layer's weight gradient hᵀ g with g [N, C]): it computes outᵀ = rhsᵀ lhs [n, m], its vector rows
+// along lhs's m, and transposes it into out. Each element is the same sum of the same products in
+// the same order (a product's operands commute exactly), so the values are simplego's.
+func dotNarrowLeadingContraction(backend *simplego.Backend, d dotDims, lhs, rhs, out []float32) {
+	buf := backend.NewBuffer(shapes.Make(dtypes.Float32, d.n*d.m))
+	outT := dataOf(backend, buf).([]float32)
+	dotLeadingContraction(dotDims{batch: 1, m: d.n, n: d.m, c: d.c, blocked: d.blocked}, rhs, lhs, outT)
+	for j := range d.n {
+		for i, v := range outT[j*d.m : (j+1)*d.m] {
+			out[i*d.n+j] = v
+		}
+	}
+	_ = backend.BufferFinalize(buf) // a buffer of ours: cannot fail
 }
 
 // rowsOrder turns an operand's normalOrder [batch, cross, contracting] (numBatch batch axes,
