@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"time"
 
 	"github.com/geomix-go/geomix/datasets"
@@ -18,51 +19,109 @@ type EpochTiming struct {
 	Dataset string `json:"dataset"`
 	Method  string `json:"method"`
 	// Epochs is how many epochs were timed, after one untimed warm-up epoch that compiles.
-	Epochs         int     `json:"epochs"`
+	Epochs int `json:"epochs"`
+	// MillisPerEpoch is the median of the timed epochs, MillisIQR their interquartile range.
 	MillisPerEpoch float64 `json:"ms_per_epoch"`
+	MillisIQR      float64 `json:"ms_iqr"`
+	// RatioToGCN is the median over rounds of this method's epoch over GCN's epoch of the same
+	// round, when GCN was timed beside it (0 otherwise, and for GCN itself).
+	RatioToGCN float64 `json:"ratio_to_gcn,omitempty"`
 	// PeakHeapMiB is the largest Go heap (which holds the pure-Go backend's buffers) seen during as
-	// many epochs again, run after the timed ones and sampled every millisecond (sampling slows
-	// epochs by up to a tenth, so the timed epochs run without it), dead objects not yet collected
-	// included; the heap is collected before the setup, so earlier timings in the same process do
-	// not count.
+	// many epochs again, untimed and run after the timing with this method's trainer alone, built
+	// anew after a collection (so other methods' trainers do not count), sampled every millisecond
+	// (sampling slows epochs by up to a tenth, hence not while timing); dead objects not yet
+	// collected count.
 	PeakHeapMiB float64 `json:"peak_heap_mib"`
 	// SetupSeconds covers building the trainer, compiling and the warm-up epoch.
 	SetupSeconds float64 `json:"setup_seconds"`
 }
 
-// TimeEpochsPreset loads dataset and times epochs training epochs of method with its preset, ctx's
-// hyper-parameters overriding it as in TrainPreset, on the first split.
-func TimeEpochsPreset(ctx *context.Context, backend backends.Backend, dataset, method string, data datasets.Options, epochs int) (*EpochTiming, error) {
+// TimeEpochsPresets times epochs training epochs of each of methods on dataset with their presets,
+// ctx's hyper-parameters overriding them as in TrainPreset, on the first split. The methods'
+// trainers are built first, then timed in rounds of one epoch each, a round starting one method
+// later than the one before, so that the machine's slow spells fall on every method alike; with
+// "gcn" among methods, each timing's RatioToGCN pairs its epochs with GCN's of the same rounds.
+func TimeEpochsPresets(ctx *context.Context, backend backends.Backend, dataset string, methods []string, data datasets.Options, epochs int) ([]*EpochTiming, error) {
 	if epochs < 1 {
 		return nil, fmt.Errorf("timing %d epochs: want at least 1", epochs)
 	}
+	timers := make([]*epochTimer, len(methods))
+	timings := make([]*EpochTiming, len(methods))
+	for i, method := range methods {
+		start := time.Now()
+		timer, err := newPresetEpochTimer(ctx, backend, dataset, method, data)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", dataset, method, err)
+		}
+		timers[i] = timer
+		timings[i] = &EpochTiming{Dataset: dataset, Method: method, Epochs: epochs, SetupSeconds: time.Since(start).Seconds()}
+	}
+	millis := make([][]float64, len(methods)) // [method][round]
+	for round := range epochs {
+		for k := range methods {
+			i := (round + k) % len(methods)
+			start := time.Now()
+			if err := timers[i].step(round + 1); err != nil {
+				return nil, fmt.Errorf("%s/%s: %w", dataset, methods[i], err)
+			}
+			millis[i] = append(millis[i], float64(time.Since(start).Microseconds())/1000)
+		}
+	}
+	timers = nil // the memory pass below measures each trainer alone
+	gcn := slices.Index(methods, "gcn")
+	for i, t := range timings {
+		t.MillisPerEpoch, t.MillisIQR = medianIQR(millis[i])
+		if gcn >= 0 && i != gcn {
+			ratios := make([]float64, epochs)
+			for r := range ratios {
+				ratios[r] = millis[i][r] / millis[gcn][r]
+			}
+			t.RatioToGCN, _ = medianIQR(ratios)
+		}
+		peak, err := presetPeakHeap(ctx, backend, dataset, t.Method, data, epochs)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", dataset, t.Method, err)
+		}
+		t.PeakHeapMiB = float64(peak) / (1 << 20)
+	}
+	return timings, nil
+}
+
+// newPresetEpochTimer loads dataset for method's preset and builds its epoch timer.
+func newPresetEpochTimer(ctx *context.Context, backend backends.Backend, dataset, method string, data datasets.Options) (*epochTimer, error) {
 	merged, g, _, err := presetAndGraph(ctx, dataset, method, data)
 	if err != nil {
 		return nil, err
 	}
-	// Free what earlier timings left (dead buffers and the backend's buffer pools, which two
-	// collections empty), so that the peak below is this method's own.
+	return newEpochTimer(merged, backend, g, method)
+}
+
+// presetPeakHeap collects the heap (dead buffers and the backend's buffer pools, which two
+// collections empty), builds method's trainer anew and returns the peak heap in bytes over epochs
+// epochs.
+func presetPeakHeap(ctx *context.Context, backend backends.Backend, dataset, method string, data datasets.Options, epochs int) (uint64, error) {
 	runtime.GC()
 	runtime.GC()
-	start := time.Now()
-	e, err := newEpochTimer(merged, backend, g, method)
+	timer, err := newPresetEpochTimer(ctx, backend, dataset, method, data)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	timing := &EpochTiming{Dataset: dataset, Method: method, Epochs: epochs, SetupSeconds: time.Since(start).Seconds()}
-	start = time.Now()
-	for i := range epochs {
-		if err := e.step(i + 1); err != nil {
-			return nil, err
+	return timer.peakHeap(1, epochs)
+}
+
+// medianIQR returns the median of xs and its interquartile range (linear interpolation between
+// order statistics).
+func medianIQR(xs []float64) (median, iqr float64) {
+	s := slices.Sorted(slices.Values(xs))
+	q := func(p float64) float64 {
+		pos := p * float64(len(s)-1)
+		lo := int(pos)
+		if lo+1 >= len(s) {
+			return s[lo]
 		}
+		return s[lo] + (pos-float64(lo))*(s[lo+1]-s[lo])
 	}
-	timing.MillisPerEpoch = float64(time.Since(start).Microseconds()) / 1000 / float64(epochs)
-	peak, err := e.peakHeap(epochs+1, epochs)
-	if err != nil {
-		return nil, err
-	}
-	timing.PeakHeapMiB = float64(peak) / (1 << 20)
-	return timing, nil
+	return q(0.5), q(0.75) - q(0.25)
 }
 
 // epochTimer is a trainer ready to repeat training epochs on the first split, warmed up (compiled).

@@ -26,20 +26,13 @@ func init() {
 	})
 }
 
-// benchRow is one measured (data set, method): the library's timing plus the ratio to the data
-// set's GCN epoch of the same run (0 when GCN was not measured).
-type benchRow struct {
-	geomix.EpochTiming
-	RatioToGCN float64 `json:"ratio_to_gcn,omitempty"`
-}
-
 // benchReport is `reproduce bench --json` and the --out file: the rows and where they were measured.
 type benchReport struct {
-	Rows        []benchRow `json:"rows"`
-	GitRevision string     `json:"git_revision"` // of the working directory, which need not be the binary's
-	GOMAXPROCS  int        `json:"gomaxprocs"`
-	Backend     string     `json:"backend"`
-	MeasuredAt  string     `json:"measured_at"`
+	Rows        []*geomix.EpochTiming `json:"rows"`
+	GitRevision string                `json:"git_revision"` // of the working directory, which need not be the binary's
+	GOMAXPROCS  int                   `json:"gomaxprocs"`
+	Backend     string                `json:"backend"`
+	MeasuredAt  string                `json:"measured_at"`
 }
 
 // runBench implements `reproduce bench [--datasets a,b] [--methods m,n] [--epochs E] [--data DIR]
@@ -48,8 +41,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	names := fs.String("datasets", "cora,pubmed,physics", "comma-separated data sets: "+strings.Join(datasets.Names(), ", "))
-	methods := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (put gcn first for the ratios): "+strings.Join(geomix.MethodNames(), ", "))
-	epochs := fs.Int("epochs", 3, "timed epochs per cell, after one warm-up epoch")
+	methods := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (with gcn among them, each other's epoch is also given as a ratio to GCN's): "+strings.Join(geomix.MethodNames(), ", "))
+	epochs := fs.Int("epochs", 3, "timed epochs per method, in rounds of one epoch of every method, after one warm-up epoch each")
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
 	out := fs.String("out", "", "also write the JSON report to this file (atomically)")
@@ -87,23 +80,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	report := benchReport{GitRevision: tables.GitRevision("."), GOMAXPROCS: runtime.GOMAXPROCS(0), Backend: backend.Name(),
 		MeasuredAt: time.Now().UTC().Format(time.RFC3339)}
 	data := datasets.Options{Root: *dataDir}
-	cells := len(datasetList) * len(methodList)
 	for i, d := range datasetList {
-		gcn := 0.0
-		for j, m := range methodList {
-			fmt.Fprintf(stderr, "bench cell %d of %d: %s/%s, %d timed epochs\n", i*len(methodList)+j+1, cells, d, m, *epochs)
-			timing, err := geomix.TimeEpochsPreset(ctx, backend, d, m, data, *epochs)
-			if err != nil {
-				return fmt.Errorf("%s/%s: %w", d, m, err)
-			}
-			row := benchRow{EpochTiming: *timing}
-			if m == "gcn" {
-				gcn = timing.MillisPerEpoch
-			} else if gcn > 0 {
-				row.RatioToGCN = timing.MillisPerEpoch / gcn
-			}
-			report.Rows = append(report.Rows, row)
+		fmt.Fprintf(stderr, "bench data set %d of %d: %s, %s, %d rounds of one epoch each\n", i+1, len(datasetList), d, strings.Join(methodList, ", "), *epochs)
+		timings, err := geomix.TimeEpochsPresets(ctx, backend, d, methodList, data, *epochs)
+		if err != nil {
+			return err
 		}
+		report.Rows = append(report.Rows, timings...)
 	}
 	if *out != "" {
 		if err := atomicfile.Write(*out, func(w io.Writer) error {
@@ -121,13 +104,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "backend %s, GOMAXPROCS %d, git %s (the working directory's), %s\n", report.Backend, report.GOMAXPROCS, report.GitRevision, report.MeasuredAt)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "DATASET\tMETHOD\tMS/EPOCH\tX GCN\tPEAK HEAP MIB\tSETUP S")
+	fmt.Fprintln(tw, "DATASET\tMETHOD\tMS/EPOCH\tIQR\tX GCN\tPEAK HEAP MIB\tSETUP S")
 	for _, r := range report.Rows {
 		ratio := "-"
 		if r.RatioToGCN > 0 {
 			ratio = fmt.Sprintf("%.2f", r.RatioToGCN)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%s\t%.0f\t%.1f\n", r.Dataset, r.Method, r.MillisPerEpoch, ratio, r.PeakHeapMiB, r.SetupSeconds)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%s\t%.0f\t%.1f\n", r.Dataset, r.Method, r.MillisPerEpoch, r.MillisIQR, ratio, r.PeakHeapMiB, r.SetupSeconds)
 	}
 	return tw.Flush()
 }
