@@ -42,7 +42,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	names := fs.String("datasets", "cora,pubmed,physics", "comma-separated data sets: "+strings.Join(datasets.Names(), ", "))
 	methods := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (with gcn among them, each other's epoch is also given as a ratio to GCN's): "+strings.Join(geomix.MethodNames(), ", "))
-	epochs := fs.Int("epochs", 3, "timed epochs per method, in rounds of one epoch of every method, after one warm-up epoch each")
+	epochs := fs.Int("epochs", 10, "timed epochs per method, in rounds of one epoch of every method, after one warm-up epoch each")
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
 	out := fs.String("out", "", "also write the JSON report to this file (atomically)")
