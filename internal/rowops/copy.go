@@ -119,6 +119,10 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 		dst[0] = src[0]
 		return
 	}
+	if !slices.ContainsFunc(steps, func(s int) bool { return s != 0 }) { // one value, e.g. Zeros
+		fill(dst, src[0])
+		return
+	}
 	if tiledTranspose(dst, src, dims, steps) {
 		return
 	}
@@ -143,6 +147,20 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 			}
 		}
 	})
+}
+
+// fill sets every element of dst to v: a clear (a vector loop) when v is all zero bits, else
+// copies of the filled part doubling in size, where a broadcast of one value went a row at a time
+// (Zeros [19717, 16] for a propagation's sum: 0.2 ms).
+func fill[T any](dst []T, v T) {
+	if allZeroBits(v) {
+		clear(dst)
+		return
+	}
+	dst[0] = v
+	for n := 1; n < len(dst); n *= 2 {
+		copy(dst[n:], dst[:n])
+	}
 }
 
 // transposeTile is the side of the square tiles tiledTranspose copies: 32 × 32 float32 read along

@@ -37,6 +37,10 @@ func copyCases() []rowCase {
 		{"broadcast [23] to [40, 23] (a bias)", func(in []*Node) *Node { return ExpandAndBroadcast(in[0], []int{40, 23}, []int{0}) },
 			[]any{random[float64](rng, 23)}},
 		{"broadcast a scalar to [6, 7]", func(in []*Node) *Node { return BroadcastToDims(in[0], 6, 7) }, []any{float32(2.5)}},
+		{"broadcast a scalar to [301, 7] (filled by doubling copies)", func(in []*Node) *Node { return BroadcastToDims(in[0], 301, 7) },
+			[]any{float64(-1.25)}},
+		{"broadcast [1, 1] to [300, 16] (one value, cleared)", func(in []*Node) *Node { return BroadcastToDims(in[0], 300, 16) },
+			[]any{tensors.FromFlatDataAndDimensions([]float32{0}, 1, 1)}},
 		{"broadcast [3, 1, 5] to [3, 4, 5] (inner axis)", func(in []*Node) *Node { return BroadcastToDims(in[0], 3, 4, 5) },
 			[]any{random[float32](rng, 3, 1, 5)}},
 		{"broadcast [4, 5] to [2, 4, 3, 5] (new leading and inner axes)", func(in []*Node) *Node {
