@@ -16,6 +16,7 @@ import (
 // EpochTiming is the measured cost of one method's training epoch on one data set: one step, as in
 // training (the evaluation of the current parameters, then the update).
 type EpochTiming struct {
+	// Dataset and Method name the timed cell (datasets and geomix names).
 	Dataset string `json:"dataset"`
 	Method  string `json:"method"`
 	// Epochs is how many epochs were timed, after one untimed warm-up epoch that compiles.
