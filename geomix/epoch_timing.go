@@ -110,11 +110,11 @@ func presetPeakHeap(ctx *context.Context, backend backends.Backend, dataset, met
 	return timer.peakHeap(1, epochs)
 }
 
-// medianIQR returns the median of xs and its interquartile range (linear interpolation between
-// order statistics).
-func medianIQR(xs []float64) (median, iqr float64) {
+// medianIQR returns the median of xs (as median does) and their interquartile range (quartiles
+// interpolated linearly between order statistics).
+func medianIQR(xs []float64) (float64, float64) {
 	s := slices.Sorted(slices.Values(xs))
-	q := func(p float64) float64 {
+	quartile := func(p float64) float64 {
 		pos := p * float64(len(s)-1)
 		lo := int(pos)
 		if lo+1 >= len(s) {
@@ -122,7 +122,7 @@ func medianIQR(xs []float64) (median, iqr float64) {
 		}
 		return s[lo] + (pos-float64(lo))*(s[lo+1]-s[lo])
 	}
-	return q(0.5), q(0.75) - q(0.25)
+	return median(xs), quartile(0.75) - quartile(0.25)
 }
 
 // epochTimer is a trainer ready to repeat training epochs on the first split, warmed up (compiled).

@@ -141,11 +141,8 @@ func dotNarrowLeadingContraction(backend *simplego.Backend, d dotDims, lhs, rhs,
 	buf := backend.NewBuffer(shapes.Make(dtypes.Float32, d.n*d.m))
 	outT := dataOf(backend, buf).([]float32)
 	dotLeadingContraction(dotDims{batch: 1, m: d.n, n: d.m, c: d.c, blocked: d.blocked}, rhs, lhs, outT)
-	for j := range d.n {
-		for i, v := range outT[j*d.m : (j+1)*d.m] {
-			out[i*d.n+j] = v
-		}
-	}
+	// out[i, j] = outT[j, i]
+	stridedCopy(out, outT, []int{d.m, d.n}, []int{1, d.m})
 	_ = backend.BufferFinalize(buf) // a buffer of ours: cannot fail
 }
 
