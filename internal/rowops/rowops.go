@@ -45,6 +45,7 @@
 package rowops
 
 import (
+	"fmt"
 	"reflect"
 	"runtime"
 	"sync"
@@ -99,10 +100,24 @@ func init() {
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through
-// reflection.
+// reflection. Executors call it on every run, so the field's index is looked up once per name.
 func nodeField(node *simplego.Node, name string) reflect.Value {
-	return reflect.ValueOf(node).Elem().FieldByName(name)
+	i, ok := nodeFieldIndex[name]
+	if !ok {
+		panic(fmt.Sprintf("rowops: simplego.Node has no field %q", name))
+	}
+	return reflect.ValueOf(node).Elem().Field(i)
 }
+
+// nodeFieldIndex maps each field name of simplego.Node to its index.
+var nodeFieldIndex = func() map[string]int {
+	t := reflect.TypeFor[simplego.Node]()
+	idx := make(map[string]int, t.NumField())
+	for i := range t.NumField() {
+		idx[t.Field(i).Name] = i
+	}
+	return idx
+}()
 
 // nodeParams returns the struct of op parameters simplego attaches to node (its data field, a
 // pointer to gatherNode, scatterNode or dotGeneralNodeData).
