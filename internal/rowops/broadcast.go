@@ -21,14 +21,20 @@ func simplegoDiv(backend *simplego.Backend, node *simplego.Node, inputs []*simpl
 // the rows of the other [R, D...]: a column [R, 1...] (or [R, D'..., 1...] over pieces of rows:
 // log-softmax's maxima, GeoMix-III's attention denominators) or a row [1, D...] repeated over them
 // (biases, BatchNorm's statistics). It runs a row at a time, where simplego walks a broadcast
-// iterator per element; every element is one IEEE operation with the operands in their order, so
-// the results are simplego's. Other dtypes and forms (scalars and equal shapes, which simplego
-// runs as plain loops) go to simplego's executor.
+// iterator per element; operands of one shape, or one of them a single value, run in a vector
+// kernel eight at a time (dropout's scaling, residual sums), where simplego runs a plain loop.
+// Every element is one IEEE operation with the operands in their order, so the results are
+// simplego's. Other dtypes and forms go to simplego's executor.
 func rowBroadcast(op backends.OpType, fallback executor) executor {
 	return func(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
 		lhs, rhs := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
 		if lhs.DType != dtypes.Float32 {
 			return fallback(backend, node, inputs, inputsOwned)
+		}
+		if lhs.Equal(rhs) || lhs.Size() == 1 || rhs.Size() == 1 {
+			lhsBuf, rhsBuf, output, _, _ := simplegoBinaryOutput(backend, inputs, inputsOwned, nodeShape(node))
+			elementwise(arithOps[op], dataOf(backend, output).([]float32), dataOf(backend, lhsBuf).([]float32), dataOf(backend, rhsBuf).([]float32))
+			return output, nil
 		}
 		xi, column, ok := overRows(lhs, rhs)
 		if !ok {
@@ -38,10 +44,7 @@ func rowBroadcast(op backends.OpType, fallback executor) executor {
 		output := outputFor(backend, node, inputs, inputsOwned, xi)
 		out := dataOf(backend, output).([]float32)
 		if column {
-			width := len(x) / len(other)
-			for r, c := range other {
-				applyScalar(op, out[r*width:(r+1)*width], x[r*width:(r+1)*width], c, xi == 1)
-			}
+			applyColumn(op, out, x, other, xi == 1)
 			return output, nil
 		}
 		for r := 0; r < len(out); r += len(other) {
@@ -51,32 +54,82 @@ func rowBroadcast(op backends.OpType, fallback executor) executor {
 	}
 }
 
-// applyScalar sets out[i] = x[i] op c, or c op x[i] when swapped (x is the rhs).
-func applyScalar(op backends.OpType, out, x []float32, c float32, swapped bool) {
+// arithOp names the operations of the arithmetic vector kernel.
+type arithOp int
+
+const (
+	arithAdd arithOp = iota
+	arithSub
+	arithDiv
+)
+
+// arithOps maps rowBroadcast's ops to the kernel's.
+var arithOps = map[backends.OpType]arithOp{backends.OpTypeAdd: arithAdd, backends.OpTypeSub: arithSub, backends.OpTypeDiv: arithDiv}
+
+// elementwise sets out[i] = a[i] op b[i], a or b a single value repeated where it has one
+// element: the vector kernel for a prefix, a loop for the rest. out may be a or b.
+func elementwise(op arithOp, out, a, b []float32) {
+	aStep, bStep := min(len(a)-1, 1), min(len(b)-1, 1)
+	for i := arithVec(op, out, a, b); i < len(out); i++ {
+		x, y := a[i*aStep], b[i*bStep]
+		switch op {
+		case arithAdd:
+			out[i] = x + y
+		case arithSub:
+			out[i] = x - y
+		default:
+			out[i] = x / y
+		}
+	}
+}
+
+// applyColumn sets row r of out to row r of x op col[r], or col[r] op row r of x when swapped (x is
+// the rhs), rows of len(x)/len(col) floats: one loop over all rows per op, where a call per row
+// cost more than the arithmetic on rows of a few floats (log-softmax over 3 classes).
+func applyColumn(op backends.OpType, out, x, col []float32, swapped bool) {
+	w := len(x) / len(col)
 	switch {
 	case op == backends.OpTypeAdd && !swapped:
-		for i, v := range x {
-			out[i] = v + c
+		for r, c := range col {
+			o := out[r*w : (r+1)*w]
+			for i, v := range x[r*w : (r+1)*w] {
+				o[i] = v + c
+			}
 		}
 	case op == backends.OpTypeAdd:
-		for i, v := range x {
-			out[i] = c + v
+		for r, c := range col {
+			o := out[r*w : (r+1)*w]
+			for i, v := range x[r*w : (r+1)*w] {
+				o[i] = c + v
+			}
 		}
 	case op == backends.OpTypeSub && !swapped:
-		for i, v := range x {
-			out[i] = v - c
+		for r, c := range col {
+			o := out[r*w : (r+1)*w]
+			for i, v := range x[r*w : (r+1)*w] {
+				o[i] = v - c
+			}
 		}
 	case op == backends.OpTypeSub:
-		for i, v := range x {
-			out[i] = c - v
+		for r, c := range col {
+			o := out[r*w : (r+1)*w]
+			for i, v := range x[r*w : (r+1)*w] {
+				o[i] = c - v
+			}
 		}
 	case !swapped: // Div
-		for i, v := range x {
-			out[i] = v / c
+		for r, c := range col {
+			o := out[r*w : (r+1)*w]
+			for i, v := range x[r*w : (r+1)*w] {
+				o[i] = v / c
+			}
 		}
 	default:
-		for i, v := range x {
-			out[i] = c / v
+		for r, c := range col {
+			o := out[r*w : (r+1)*w]
+			for i, v := range x[r*w : (r+1)*w] {
+				o[i] = c / v
+			}
 		}
 	}
 }

@@ -13,8 +13,8 @@ import (
 // broadcastCases cover Add, Sub and Div with a column or a repeated row on either side, rows
 // owned (written in place) or not, pieces of rows by [R, D', 1], special values (NaN payloads on
 // either side, never both: which of two NaNs an addition keeps is up to the compiler, here and in
-// simplego; infinities and ±0 on both sides), the gradients of log-softmax and of rows divided by their sums,
-// and forms left to simplego (equal shapes, float64).
+// simplego; infinities and ±0 on both sides), equal shapes and a scalar on either side, the
+// gradients of log-softmax and of rows divided by their sums, and float64 (simplego's).
 func broadcastCases() []rowCase {
 	rng := rand.New(rand.NewPCG(21, 22))
 	const rows, cols = 23, 11
@@ -38,8 +38,14 @@ func broadcastCases() []rowCase {
 			rowCase{op.name + ": a row and rows", func(in []*Node) *Node { return f(in[1], in[0]) }, []any{xt, rt}},
 			rowCase{op.name + ": pieces [23, 3, 5] and [23, 3, 1]", func(in []*Node) *Node { return f(in[0], in[1]) },
 				[]any{random[float32](rng, rows, 3, 5), random[float32](rng, rows, 3, 1)}},
-			rowCase{op.name + ": equal shapes (simplego's path)", func(in []*Node) *Node { return f(in[0], in[1]) },
+			rowCase{op.name + ": equal shapes", func(in []*Node) *Node { return f(in[0], in[1]) },
 				[]any{xt, random[float32](rng, rows, cols)}},
+			rowCase{op.name + ": equal shapes, the lhs owned", func(in []*Node) *Node { return f(Add(in[0], in[0]), in[1]) },
+				[]any{xt, random[float32](rng, rows, cols)}},
+			rowCase{op.name + ": rows and a scalar (dropout's scaling)", func(in []*Node) *Node { return f(in[0], in[1]) },
+				[]any{xt, float32(0.7)}},
+			rowCase{op.name + ": a scalar and rows", func(in []*Node) *Node { return f(in[1], in[0]) },
+				[]any{xt, float32(-1.5)}},
 			rowCase{op.name + ": float64 (simplego's path)", func(in []*Node) *Node { return f(in[0], in[1]) },
 				[]any{random[float64](rng, rows, cols), random[float64](rng, rows, 1)}},
 		)

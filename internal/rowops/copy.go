@@ -130,8 +130,11 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 	walkRows(dims, steps, func(r, from int) {
 		row := dst[r*width : (r+1)*width]
 		switch step {
-		case 0:
-			fill(row, src[from])
+		case 0: // a loop: fill's checks cost more than rows of a few elements
+			v := src[from]
+			for k := range row {
+				row[k] = v
+			}
 		case 1:
 			copy(row, src[from:from+width])
 		default:

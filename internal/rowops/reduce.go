@@ -60,21 +60,17 @@ func reduceRows[T float32 | float64](out, x []T, dims, steps []int, isMax bool) 
 		out[i] = init
 	}
 	width, step := dims[len(dims)-1], steps[len(steps)-1]
+	if len(dims) == 2 && step == 0 { // [R, W] to [R]: a loop, where a call per row costs more than rows of a few elements
+		for r := range dims[0] {
+			out[r*steps[0]] = foldRow(out[r*steps[0]], x[r*width:(r+1)*width], isMax)
+		}
+		return
+	}
 	walkRows(dims, steps, func(r, at int) {
 		row := x[r*width : (r+1)*width]
 		switch {
-		case step == 0 && isMax:
-			m := out[at]
-			for _, v := range row {
-				m = max(m, v)
-			}
-			out[at] = m
 		case step == 0:
-			s := out[at]
-			for _, v := range row {
-				s += v
-			}
-			out[at] = s
+			out[at] = foldRow(out[at], row, isMax)
 		case isMax:
 			o := out[at : at+width]
 			for k, v := range row {
@@ -87,4 +83,19 @@ func reduceRows[T float32 | float64](out, x []T, dims, steps []int, isMax bool) 
 			}
 		}
 	})
+}
+
+// foldRow returns acc folded with row's elements in order: their sum, or with isMax their maximum
+// by Go's max (as simplego).
+func foldRow[T float32 | float64](acc T, row []T, isMax bool) T {
+	if isMax {
+		for _, v := range row {
+			acc = max(acc, v)
+		}
+		return acc
+	}
+	for _, v := range row {
+		acc += v
+	}
+	return acc
 }

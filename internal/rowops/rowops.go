@@ -15,7 +15,8 @@
 // (select.go), where simplego branches per element on data as random as dropout's masks.
 //
 // On amd64 with AVX2 the float32 work runs in vector kernels (vec_amd64.s): row gathers and row
-// sums by int32 indices, products, row scalings and dot products, each a whole op in one call
+// sums by int32 indices, products, row scalings, dot products, selects and signs (bits moved,
+// not computed on), each a whole op in one call
 // (rows of 16 floats made per-row calls cost more than the arithmetic), with eight lanes of the
 // same multiplications and additions in the same order per element, never fused (no FMA);
 // elsewhere portable loops do the same work.
@@ -97,6 +98,7 @@ func init() {
 	setNodeExecutor(backends.OpTypeDiv, priorityUser, rowBroadcast(backends.OpTypeDiv, simplegoDiv))
 	setNodeExecutor(backends.OpTypeWhere, priorityUser, where)
 	setNodeExecutor(backends.OpTypeSign, priorityUser, sign)
+	setNodeExecutor(backends.OpTypeExp, priorityUser, exp)
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

@@ -17,7 +17,8 @@ func simplegoSign(backend *simplego.Backend, node *simplego.Node, inputs []*simp
 // where is the Where executor for float32 with a condition of the output's shape and each branch
 // of that shape or a scalar (dropout's masks and their gradients, GoMLX's gradient of Where): a
 // select by bit masks, where simplego branches on every element, and dropout's random conditions
-// make half of those branches mispredicted. It picks the same values, so the output is simplego's.
+// make half of those branches mispredicted (eight at a time by a vector blend where there is one).
+// It picks the same values, so the output is simplego's.
 // Other forms and dtypes go to simplego's executor.
 func where(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
 	out := nodeShape(node)
@@ -42,10 +43,12 @@ func where(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Bu
 }
 
 // selectBits sets out[i] to t[i] where c[i], else f[i]; t or f may be a single value, repeated.
-// out may be t or f itself: each element is read before it is written.
+// out may be t or f itself: each element is read before it is written. The vector kernel selects
+// a prefix, eight at a time.
 func selectBits(out []float32, c []bool, t, f []float32) {
 	tStep, fStep := min(len(t)-1, 1), min(len(f)-1, 1)
-	for i, ci := range c {
+	for i := selectVec(out, c, t, f); i < len(c); i++ {
+		ci := c[i]
 		var mask uint32 // all ones where c[i]: a conditional move, not a branch
 		if ci {
 			mask = ^uint32(0)
@@ -56,9 +59,9 @@ func selectBits(out []float32, c []bool, t, f []float32) {
 }
 
 // sign is the Sign executor for float32: −1 below zero, 1 above, +0 otherwise (±0 and NaN), as
-// simplego's, by conditional moves where simplego branches on every element (GoMLX's gradient of
-// ReLU, NonNegativeIndicator, takes the Sign of the activations twice). Other dtypes go to
-// simplego's executor.
+// simplego's, by vector comparisons eight at a time (conditional moves for the rest) where simplego
+// branches on every element (GoMLX's gradient of ReLU, NonNegativeIndicator, takes the Sign of the
+// activations twice). Other dtypes go to simplego's executor.
 func sign(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
 	if shapeOf(backend, inputs[0]).DType != dtypes.Float32 {
 		return simplegoSign(backend, node, inputs, inputsOwned)
@@ -67,7 +70,8 @@ func sign(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buf
 	output := outputFor(backend, node, inputs, inputsOwned, 0)
 	out := dataOf(backend, output).([]float32)
 	const one, minusOne = 0x3f800000, 0xbf800000 // the bits of 1 and −1
-	for i, v := range x {
+	for i := signVec(out, x); i < len(x); i++ {
+		v := x[i]
 		var bits uint32
 		if v > 0 {
 			bits = one

@@ -36,6 +36,68 @@ func scaleRows32(out, x, scale []float32, width int)
 //go:noescape
 func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub int)
 
+// selectAVX sets out[i] to t's element where c[i], else f's, for i < n &^ 7, eight at a time; t
+// and f advance tStep and fStep bytes per eight (0 for eight copies of a repeated value).
+//
+//go:noescape
+func selectAVX(out *float32, c *bool, t *float32, tStep uintptr, f *float32, fStep uintptr, n int)
+
+// signAVX sets out[i] to 1 where x[i] > 0, −1 where x[i] < 0, else +0, for i < len(out) &^ 7.
+//
+//go:noescape
+func signAVX(out, x []float32)
+
+// arithAVX sets out[i] = a[i] op b[i] (op 0 add, 1 subtract, 2 divide) for i < n &^ 7, eight at a
+// time; a and b advance aStep and bStep bytes per eight (0 for eight copies of one value).
+//
+//go:noescape
+func arithAVX(op int, out, a *float32, aStep uintptr, b *float32, bStep uintptr, n int)
+
+// arithVec runs arithAVX on a prefix of out (see elementwise) and returns its length.
+func arithVec(op arithOp, out, a, b []float32) int {
+	n := len(out) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	var aRep, bRep [8]float32
+	ap, aStep := vecOperand(a, &aRep)
+	bp, bStep := vecOperand(b, &bRep)
+	arithAVX(int(op), &out[0], ap, aStep, bp, bStep, n)
+	return n
+}
+
+// vecOperand returns where a kernel reads v eight at a time and how many bytes it advances per
+// eight: v itself, or for a single value eight copies of it in rep (0 bytes).
+func vecOperand(v []float32, rep *[8]float32) (*float32, uintptr) {
+	if len(v) == 1 {
+		*rep = [8]float32{v[0], v[0], v[0], v[0], v[0], v[0], v[0], v[0]}
+		return &rep[0], 0
+	}
+	return &v[0], 32
+}
+
+// selectVec runs selectAVX on a prefix of out (see selectBits) and returns its length.
+func selectVec(out []float32, c []bool, t, f []float32) int {
+	n := len(out) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	var tRep, fRep [8]float32
+	tp, tStep := vecOperand(t, &tRep)
+	fp, fStep := vecOperand(f, &fRep)
+	selectAVX(&out[0], &c[0], tp, tStep, fp, fStep, n)
+	return n
+}
+
+// signVec runs signAVX on a prefix of out and returns its length.
+func signVec(out, x []float32) int {
+	if !useAVX2 {
+		return 0
+	}
+	signAVX(out, x[:len(out)])
+	return len(out) &^ 7
+}
+
 // dot4x8 adds to a 4 × 8 tile of outputs (rows ldo bytes apart, from out) the groups of eight
 // products of four lhs rows (lda bytes apart, from a) and eight rhs rows packed as bt
 // [8·groups][8]: for every group, out += ((p₀ + p₁) + …) + p₇, simplego's order (dotRow).

@@ -493,3 +493,125 @@ sum8Store:
 	VMOVUPS Y0, (DI)
 	VZEROUPPER
 	RET
+
+// func selectAVX(out *float32, c *bool, t *float32, tStep uintptr, f *float32, fStep uintptr, n int)
+// Sets out[i] to t's element where c[i], else f's, for i < n &^ 7, eight at a time: t and f advance
+// tStep and fStep bytes per eight (0: the same eight values, a repeated scalar). Bits are moved,
+// not computed on.
+TEXT ·selectAVX(SB), NOSPLIT, $0-56
+	MOVQ   out+0(FP), DI
+	MOVQ   c+8(FP), SI
+	MOVQ   t+16(FP), AX
+	MOVQ   tStep+24(FP), R8
+	MOVQ   f+32(FP), BX
+	MOVQ   fStep+40(FP), R9
+	MOVQ   n+48(FP), CX
+	SHRQ   $3, CX
+	JZ     selectDone
+	VPXOR  Y15, Y15, Y15
+
+selectLoop:
+	VPMOVZXBD (SI), Y0
+	VPCMPEQD  Y15, Y0, Y0       // all ones where c is false
+	VMOVUPS   (AX), Y1
+	VMOVUPS   (BX), Y2
+	VBLENDVPS Y0, Y2, Y1, Y3    // f where the mask is set, else t
+	VMOVUPS   Y3, (DI)
+	ADDQ      $8, SI
+	ADDQ      R8, AX
+	ADDQ      R9, BX
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       selectLoop
+
+selectDone:
+	VZEROUPPER
+	RET
+
+// func signAVX(out, x []float32)
+// Sets out[i] to 1 where x[i] > 0, −1 where x[i] < 0, else +0 (±0 and NaN: ordered comparisons
+// are false), for i < len(out) &^ 7 (x at least as long).
+TEXT ·signAVX(SB), NOSPLIT, $0-48
+	MOVQ         out_base+0(FP), DI
+	MOVQ         out_len+8(FP), CX
+	MOVQ         x_base+24(FP), SI
+	SHRQ         $3, CX
+	JZ           signDone
+	MOVL         $0x3f800000, AX // the bits of 1
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0xbf800000, AX // the bits of −1
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	VXORPS       Y15, Y15, Y15
+
+signLoop:
+	VMOVUPS (SI), Y0
+	VCMPPS  $0x1e, Y15, Y0, Y1  // x > 0 (GT_OQ)
+	VCMPPS  $0x11, Y15, Y0, Y2  // x < 0 (LT_OQ)
+	VANDPS  Y13, Y1, Y1
+	VANDPS  Y14, Y2, Y2
+	VORPS   Y1, Y2, Y3
+	VMOVUPS Y3, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     signLoop
+
+signDone:
+	VZEROUPPER
+	RET
+
+// func arithAVX(op int, out, a *float32, aStep uintptr, b *float32, bStep uintptr, n int)
+// Sets out[i] = a[i] op b[i] (op 0 add, 1 subtract, 2 divide) for i < n &^ 7, eight at a time; a
+// and b advance aStep and bStep bytes per eight (0 for eight copies of one value). One IEEE
+// operation per element, a's element first, as Go's a + b, a − b and a / b.
+TEXT ·arithAVX(SB), NOSPLIT, $0-56
+	MOVQ op+0(FP), DX
+	MOVQ out+8(FP), DI
+	MOVQ a+16(FP), AX
+	MOVQ aStep+24(FP), R8
+	MOVQ b+32(FP), BX
+	MOVQ bStep+40(FP), R9
+	MOVQ n+48(FP), CX
+	SHRQ $3, CX
+	JZ   arithDone
+	CMPQ DX, $1
+	JEQ  arithSub
+	JA   arithDiv
+
+arithAdd:
+	VMOVUPS (AX), Y0
+	VADDPS  (BX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    R8, AX
+	ADDQ    R9, BX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     arithAdd
+	JMP     arithDone
+
+arithSub:
+	VMOVUPS (AX), Y0
+	VSUBPS  (BX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    R8, AX
+	ADDQ    R9, BX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     arithSub
+	JMP     arithDone
+
+arithDiv:
+	VMOVUPS (AX), Y0
+	VDIVPS  (BX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    R8, AX
+	ADDQ    R9, BX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     arithDiv
+
+arithDone:
+	VZEROUPPER
+	RET

@@ -6,6 +6,8 @@ package rowops
 // the portable loops of the callers do all the work.
 
 func mulVec(out, a, b []float32) int                                                 { return 0 }
+func selectVec(out []float32, c []bool, t, f []float32) int                          { return 0 }
+func signVec(out, x []float32) int                                                   { return 0 }
 func rowsVec(op rowOp, dst, src []float32, idx []int32) bool                         { return false }
 func scaleRowsVec(out, x, scale []float32, width int) bool                           { return false }
 func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) bool { return false }
