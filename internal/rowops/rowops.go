@@ -84,21 +84,36 @@ func simplegoBroadcastInDim(backend *simplego.Backend, node *simplego.Node, inpu
 //go:linkname simplegoReduce github.com/gomlx/gomlx/backends/simplego.execReduce
 func simplegoReduce(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
 
+// executors lists every op we run, with our executor and simplego's own (tests compare the two).
+var executors = []struct {
+	op             backends.OpType
+	ours, simplego executor
+}{
+	{backends.OpTypeReduceSum, reduce, simplegoReduce},
+	{backends.OpTypeReduceMax, reduce, simplegoReduce},
+	{backends.OpTypeTranspose, transpose, simplegoTranspose},
+	{backends.OpTypeBroadcastInDim, broadcastInDim, simplegoBroadcastInDim},
+	{backends.OpTypeGather, gather, simplegoGather},
+	{backends.OpTypeScatterSum, scatterSum, simplegoScatter},
+	{backends.OpTypeDotGeneral, dotGeneral, simplegoDotGeneral},
+	{backends.OpTypeMul, mul, simplegoMul},
+	{backends.OpTypeAdd, rowBroadcast(backends.OpTypeAdd, simplegoAdd), simplegoAdd},
+	{backends.OpTypeSub, rowBroadcast(backends.OpTypeSub, simplegoSub), simplegoSub},
+	{backends.OpTypeDiv, rowBroadcast(backends.OpTypeDiv, simplegoDiv), simplegoDiv},
+	{backends.OpTypeWhere, where, simplegoWhere},
+	{backends.OpTypeSign, sign, simplegoSign},
+	{backends.OpTypeExp, exp, simplegoExp},
+	{backends.OpTypeMax, minMax(true, simplegoMax), simplegoMax},
+	{backends.OpTypeMin, minMax(false, simplegoMin), simplegoMin},
+	{backends.OpTypeLessOrEqual, lessOrEqual, simplegoLessOrEqual},
+	{backends.OpTypeAbs, abs, simplegoAbs},
+	{backends.OpTypeConvertDType, convertDType, simplegoConvertDType},
+}
+
 func init() {
-	setNodeExecutor(backends.OpTypeReduceSum, priorityUser, reduce)
-	setNodeExecutor(backends.OpTypeReduceMax, priorityUser, reduce)
-	setNodeExecutor(backends.OpTypeTranspose, priorityUser, transpose)
-	setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, broadcastInDim)
-	setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
-	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
-	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
-	setNodeExecutor(backends.OpTypeMul, priorityUser, mul)
-	setNodeExecutor(backends.OpTypeAdd, priorityUser, rowBroadcast(backends.OpTypeAdd, simplegoAdd))
-	setNodeExecutor(backends.OpTypeSub, priorityUser, rowBroadcast(backends.OpTypeSub, simplegoSub))
-	setNodeExecutor(backends.OpTypeDiv, priorityUser, rowBroadcast(backends.OpTypeDiv, simplegoDiv))
-	setNodeExecutor(backends.OpTypeWhere, priorityUser, where)
-	setNodeExecutor(backends.OpTypeSign, priorityUser, sign)
-	setNodeExecutor(backends.OpTypeExp, priorityUser, exp)
+	for _, e := range executors {
+		setNodeExecutor(e.op, priorityUser, e.ours)
+	}
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

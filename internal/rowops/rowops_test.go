@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph"
@@ -15,29 +14,13 @@ import (
 
 // withSimplego runs fn with simplego's own executors of the ops we override, then restores ours.
 func withSimplego(fn func()) {
-	setNodeExecutor(backends.OpTypeGather, priorityUser, simplegoGather)
-	setNodeExecutor(backends.OpTypeScatterSum, priorityUser, simplegoScatter)
-	setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, simplegoDotGeneral)
-	setNodeExecutor(backends.OpTypeTranspose, priorityUser, simplegoTranspose)
-	setNodeExecutor(backends.OpTypeReduceSum, priorityUser, simplegoReduce)
-	setNodeExecutor(backends.OpTypeReduceMax, priorityUser, simplegoReduce)
-	setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, simplegoBroadcastInDim)
-	setNodeExecutor(backends.OpTypeMul, priorityUser, simplegoMul)
-	setNodeExecutor(backends.OpTypeAdd, priorityUser, simplegoAdd)
-	setNodeExecutor(backends.OpTypeSub, priorityUser, simplegoSub)
-	setNodeExecutor(backends.OpTypeDiv, priorityUser, simplegoDiv)
+	for _, e := range executors {
+		setNodeExecutor(e.op, priorityUser, e.simplego)
+	}
 	defer func() {
-		setNodeExecutor(backends.OpTypeMul, priorityUser, mul)
-		setNodeExecutor(backends.OpTypeAdd, priorityUser, rowBroadcast(backends.OpTypeAdd, simplegoAdd))
-		setNodeExecutor(backends.OpTypeSub, priorityUser, rowBroadcast(backends.OpTypeSub, simplegoSub))
-		setNodeExecutor(backends.OpTypeDiv, priorityUser, rowBroadcast(backends.OpTypeDiv, simplegoDiv))
-		setNodeExecutor(backends.OpTypeTranspose, priorityUser, transpose)
-		setNodeExecutor(backends.OpTypeReduceSum, priorityUser, reduce)
-		setNodeExecutor(backends.OpTypeReduceMax, priorityUser, reduce)
-		setNodeExecutor(backends.OpTypeBroadcastInDim, priorityUser, broadcastInDim)
-		setNodeExecutor(backends.OpTypeGather, priorityUser, gather)
-		setNodeExecutor(backends.OpTypeScatterSum, priorityUser, scatterSum)
-		setNodeExecutor(backends.OpTypeDotGeneral, priorityUser, dotGeneral)
+		for _, e := range executors {
+			setNodeExecutor(e.op, priorityUser, e.ours)
+		}
 	}()
 	fn()
 }
@@ -137,6 +120,8 @@ func matchSimplego(t *testing.T, cases []rowCase) {
 				func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
 		case dtypes.Int32:
 			same = slices.Equal(tensors.MustCopyFlatData[int32](got), tensors.MustCopyFlatData[int32](want))
+		case dtypes.Bool:
+			same = slices.Equal(tensors.MustCopyFlatData[bool](got), tensors.MustCopyFlatData[bool](want))
 		}
 		if !same {
 			t.Errorf("%s: values differ from simplego's:\n got %v\nwant %v", c.name, got, want)

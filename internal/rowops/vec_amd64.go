@@ -66,6 +66,76 @@ func arithVec(op arithOp, out, a, b []float32) int {
 	return n
 }
 
+// minMaxAVX sets out[i] = min(a[i], b[i]), or max with isMax 1, as Go's builtins compile on
+// amd64, for i < n &^ 7; a and b advance aStep and bStep bytes per eight.
+//
+//go:noescape
+func minMaxAVX(isMax int, out, a *float32, aStep uintptr, b *float32, bStep uintptr, n int)
+
+// absAVX sets out[i] = −x[i] where x[i] < 0, else x[i], for i < len(out) &^ 7.
+//
+//go:noescape
+func absAVX(out, x []float32)
+
+// lessEqAVX sets out[i] = a[i] <= b[i] for i < n &^ 7; a and b advance aStep and bStep bytes
+// per eight.
+//
+//go:noescape
+func lessEqAVX(out *bool, a *float32, aStep uintptr, b *float32, bStep uintptr, n int)
+
+// uint32ToFloat32AVX sets out[i] = float32(x[i]) for i < len(out) &^ 7.
+//
+//go:noescape
+func uint32ToFloat32AVX(out []float32, x []uint32)
+
+// minMaxVec runs minMaxAVX on a prefix of out and returns its length.
+func minMaxVec(isMax bool, out, a, b []float32) int {
+	n := len(out) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	var aRep, bRep [8]float32
+	ap, aStep := vecOperand(a, &aRep)
+	bp, bStep := vecOperand(b, &bRep)
+	flag := 0
+	if isMax {
+		flag = 1
+	}
+	minMaxAVX(flag, &out[0], ap, aStep, bp, bStep, n)
+	return n
+}
+
+// lessEqVec runs lessEqAVX on a prefix of out and returns its length.
+func lessEqVec(out []bool, a, b []float32) int {
+	n := len(out) &^ 7
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	var aRep, bRep [8]float32
+	ap, aStep := vecOperand(a, &aRep)
+	bp, bStep := vecOperand(b, &bRep)
+	lessEqAVX(&out[0], ap, aStep, bp, bStep, n)
+	return n
+}
+
+// absVec runs absAVX on a prefix of out and returns its length.
+func absVec(out, x []float32) int {
+	if !useAVX2 {
+		return 0
+	}
+	absAVX(out, x[:len(out)])
+	return len(out) &^ 7
+}
+
+// uint32ToFloat32Vec runs uint32ToFloat32AVX on a prefix of out and returns its length.
+func uint32ToFloat32Vec(out []float32, x []uint32) int {
+	if !useAVX2 {
+		return 0
+	}
+	uint32ToFloat32AVX(out, x[:len(out)])
+	return len(out) &^ 7
+}
+
 // vecOperand returns where a kernel reads v eight at a time and how many bytes it advances per
 // eight: v itself, or for a single value eight copies of it in rep (0 bytes).
 func vecOperand(v []float32, rep *[8]float32) (*float32, uintptr) {

@@ -615,3 +615,156 @@ arithDiv:
 arithDone:
 	VZEROUPPER
 	RET
+
+// func minMaxAVX(isMax int, out, a *float32, aStep uintptr, b *float32, bStep uintptr, n int)
+// Sets out[i] = min(a[i], b[i]), or max with isMax 1, for i < n &^ 7, eight at a time, as Go's
+// min and max builtins compile on amd64 (NaN payloads and ±0 included): min(x, y) is
+// (MIN(MIN(x, y), x)) | MIN(x, y), MIN being MINPS's "x < y ? x : y", and max(x, y) is
+// −min(−x, −y). a and b advance aStep and bStep bytes per eight (0: one value repeated).
+TEXT ·minMaxAVX(SB), NOSPLIT, $0-56
+	MOVQ         isMax+0(FP), DX
+	MOVQ         out+8(FP), DI
+	MOVQ         a+16(FP), AX
+	MOVQ         aStep+24(FP), R8
+	MOVQ         b+32(FP), BX
+	MOVQ         bStep+40(FP), R9
+	MOVQ         n+48(FP), CX
+	SHRQ         $3, CX
+	JZ           minMaxDone
+	MOVL         $0x80000000, R10 // the sign bit
+	VMOVD        R10, X13
+	VPBROADCASTD X13, Y13
+	TESTQ        DX, DX
+	JNZ          maxLoop
+
+minLoop:
+	VMOVUPS (AX), Y0
+	VMOVUPS (BX), Y1
+	VMINPS  Y1, Y0, Y2 // m = MIN(x, y)
+	VMINPS  Y0, Y2, Y3 // MIN(m, x)
+	VORPS   Y2, Y3, Y3
+	VMOVUPS Y3, (DI)
+	ADDQ    R8, AX
+	ADDQ    R9, BX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     minLoop
+	JMP     minMaxDone
+
+maxLoop:
+	VMOVUPS (AX), Y0
+	VMOVUPS (BX), Y1
+	VXORPS  Y13, Y0, Y0 // −x
+	VXORPS  Y13, Y1, Y1 // −y
+	VMINPS  Y1, Y0, Y2
+	VMINPS  Y0, Y2, Y3
+	VORPS   Y2, Y3, Y3
+	VXORPS  Y13, Y3, Y3
+	VMOVUPS Y3, (DI)
+	ADDQ    R8, AX
+	ADDQ    R9, BX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     maxLoop
+
+minMaxDone:
+	VZEROUPPER
+	RET
+
+// func absAVX(out, x []float32)
+// Sets out[i] = −x[i] where x[i] < 0, else x[i] (−0 and NaNs kept, as simplego's Abs), for
+// i < len(out) &^ 7.
+TEXT ·absAVX(SB), NOSPLIT, $0-48
+	MOVQ         out_base+0(FP), DI
+	MOVQ         out_len+8(FP), CX
+	MOVQ         x_base+24(FP), SI
+	SHRQ         $3, CX
+	JZ           absDone
+	MOVL         $0x80000000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VXORPS       Y15, Y15, Y15
+
+absLoop:
+	VMOVUPS   (SI), Y0
+	VCMPPS    $0x11, Y15, Y0, Y1 // x < 0 (LT_OQ)
+	VXORPS    Y13, Y0, Y2        // −x
+	VBLENDVPS Y1, Y2, Y0, Y3
+	VMOVUPS   Y3, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       absLoop
+
+absDone:
+	VZEROUPPER
+	RET
+
+// func lessEqAVX(out *bool, a *float32, aStep uintptr, b *float32, bStep uintptr, n int)
+// Sets out[i] = a[i] <= b[i] (false where either is NaN) for i < n &^ 7, eight at a time; a and
+// b advance aStep and bStep bytes per eight (0: one value repeated).
+TEXT ·lessEqAVX(SB), NOSPLIT, $0-48
+	MOVQ  out+0(FP), DI
+	MOVQ  a+8(FP), AX
+	MOVQ  aStep+16(FP), R8
+	MOVQ  b+24(FP), BX
+	MOVQ  bStep+32(FP), R9
+	MOVQ  n+40(FP), CX
+	SHRQ  $3, CX
+	JZ    lessEqDone
+	MOVQ  $0x0101010101010101, R10
+	VMOVQ R10, X12
+
+lessEqLoop:
+	VMOVUPS      (AX), Y0
+	VMOVUPS      (BX), Y1
+	VCMPPS       $0x12, Y1, Y0, Y2 // a <= b (LE_OQ)
+	VEXTRACTF128 $1, Y2, X3
+	VPACKSSDW    X3, X2, X2
+	VPACKSSWB    X2, X2, X2
+	VPAND        X12, X2, X2
+	VMOVQ        X2, (DI)
+	ADDQ         R8, AX
+	ADDQ         R9, BX
+	ADDQ         $8, DI
+	DECQ         CX
+	JNZ          lessEqLoop
+
+lessEqDone:
+	VZEROUPPER
+	RET
+
+// func uint32ToFloat32AVX(out []float32, x []uint32)
+// Sets out[i] = float32(x[i]) for i < len(out) &^ 7: the upper and lower 16 bits converted
+// exactly, the upper scaled by 2^16 exactly, then one rounded sum, which is the correctly rounded
+// conversion Go makes.
+TEXT ·uint32ToFloat32AVX(SB), NOSPLIT, $0-48
+	MOVQ         out_base+0(FP), DI
+	MOVQ         out_len+8(FP), CX
+	MOVQ         x_base+24(FP), SI
+	SHRQ         $3, CX
+	JZ           u32Done
+	MOVL         $0xffff, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x47800000, AX // 65536.0
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+
+u32Loop:
+	VMOVDQU   (SI), Y0
+	VPSRLD    $16, Y0, Y1
+	VPAND     Y14, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y13, Y1, Y1
+	VADDPS    Y2, Y1, Y1
+	VMOVUPS   Y1, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       u32Loop
+
+u32Done:
+	VZEROUPPER
+	RET
