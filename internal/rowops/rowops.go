@@ -8,18 +8,22 @@
 // zero-padded 32 × 32 blocks; Mul of float32 operands of one shape, with a column [R, 1] scaling the rows
 // of [R, D] (mul.go: message weights) or with a row [1, D] repeated over them (GoMLX's gradient of
 // DotGeneral), which simplego broadcasts through an index iterator; Add, Sub and Div of float32
-// with a column or a repeated row (broadcast.go: log-softmax, biases, normalisations);
+// with a column or a repeated row (broadcast.go: log-softmax, biases, normalisations), or of one
+// shape, or by a single value;
 // Transpose and BroadcastInDim as strided copies of whole runs, transposes in square tiles
 // (copy.go), and ReduceSum and ReduceMax of float32/float64 a row at a time (reduce.go), where
 // simplego walks an index iterator per element; Where and Sign of float32 by conditional moves
-// (select.go), where simplego branches per element on data as random as dropout's masks.
+// (select.go), where simplego branches per element on data as random as dropout's masks; Exp of
+// float32 (exp.go), Max, Min, LessOrEqual, Abs and ConvertDType from uint32 (elementwise.go:
+// dropout's random values, ReLU), which simplego runs as plain loops of about 1-8 ns per element.
 //
 // On amd64 with AVX2 the float32 work runs in vector kernels (vec_amd64.s): row gathers and row
-// sums by int32 indices, products, row scalings, dot products, selects and signs (bits moved,
-// not computed on), each a whole op in one call
-// (rows of 16 floats made per-row calls cost more than the arithmetic), with eight lanes of the
-// same multiplications and additions in the same order per element, never fused (no FMA);
-// elsewhere portable loops do the same work.
+// sums by int32 indices, products, row scalings, dot products, sums, differences and quotients,
+// selects, signs, minima, maxima, comparisons and conversions, each a whole op in one call (rows
+// of 16 floats made per-row calls cost more than the arithmetic), with eight lanes of the same
+// IEEE operations in the same order per element, never fused (no FMA); Exp runs math.Exp's own
+// amd64 kernel, which uses FMA where the CPU has it, on four lanes (exp_amd64.s). Elsewhere
+// portable loops do the same work.
 //
 // Importing the package registers its executors in simplego with the backend's "user override"
 // priority (simplego's registration hook and the generic executors, which are unexported, are
