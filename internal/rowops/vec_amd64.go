@@ -55,14 +55,11 @@ func arithAVX(op int, out, a *float32, aStep uintptr, b *float32, bStep uintptr,
 
 // arithVec runs arithAVX on a prefix of out (see elementwise) and returns its length.
 func arithVec(op arithOp, out, a, b []float32) int {
-	n := len(out) &^ 7
-	if !useAVX2 || n == 0 {
-		return 0
+	var r vecReps
+	n, ap, aStep, bp, bStep := r.operands(len(out), a, b)
+	if n > 0 {
+		arithAVX(int(op), &out[0], ap, aStep, bp, bStep, n)
 	}
-	var aRep, bRep [8]float32
-	ap, aStep := vecOperand(a, &aRep)
-	bp, bStep := vecOperand(b, &bRep)
-	arithAVX(int(op), &out[0], ap, aStep, bp, bStep, n)
 	return n
 }
 
@@ -90,31 +87,25 @@ func uint32ToFloat32AVX(out []float32, x []uint32)
 
 // minMaxVec runs minMaxAVX on a prefix of out and returns its length.
 func minMaxVec(isMax bool, out, a, b []float32) int {
-	n := len(out) &^ 7
-	if !useAVX2 || n == 0 {
-		return 0
+	var r vecReps
+	n, ap, aStep, bp, bStep := r.operands(len(out), a, b)
+	if n > 0 {
+		flag := 0
+		if isMax {
+			flag = 1
+		}
+		minMaxAVX(flag, &out[0], ap, aStep, bp, bStep, n)
 	}
-	var aRep, bRep [8]float32
-	ap, aStep := vecOperand(a, &aRep)
-	bp, bStep := vecOperand(b, &bRep)
-	flag := 0
-	if isMax {
-		flag = 1
-	}
-	minMaxAVX(flag, &out[0], ap, aStep, bp, bStep, n)
 	return n
 }
 
 // lessEqVec runs lessEqAVX on a prefix of out and returns its length.
 func lessEqVec(out []bool, a, b []float32) int {
-	n := len(out) &^ 7
-	if !useAVX2 || n == 0 {
-		return 0
+	var r vecReps
+	n, ap, aStep, bp, bStep := r.operands(len(out), a, b)
+	if n > 0 {
+		lessEqAVX(&out[0], ap, aStep, bp, bStep, n)
 	}
-	var aRep, bRep [8]float32
-	ap, aStep := vecOperand(a, &aRep)
-	bp, bStep := vecOperand(b, &bRep)
-	lessEqAVX(&out[0], ap, aStep, bp, bStep, n)
 	return n
 }
 
@@ -136,6 +127,21 @@ func uint32ToFloat32Vec(out []float32, x []uint32) int {
 	return len(out) &^ 7
 }
 
+// vecReps holds the eight copies of a single-value operand that a kernel of two operands reads
+// eight at a time.
+type vecReps struct{ a, b [8]float32 }
+
+// operands returns how many of n outputs a kernel of two operands makes (n &^ 7, 0 without AVX2)
+// and where it reads a and b (see vecOperand).
+func (r *vecReps) operands(n int, a, b []float32) (int, *float32, uintptr, *float32, uintptr) {
+	if !useAVX2 || n < 8 {
+		return 0, nil, 0, nil, 0
+	}
+	ap, aStep := vecOperand(a, &r.a)
+	bp, bStep := vecOperand(b, &r.b)
+	return n &^ 7, ap, aStep, bp, bStep
+}
+
 // vecOperand returns where a kernel reads v eight at a time and how many bytes it advances per
 // eight: v itself, or for a single value eight copies of it in rep (0 bytes).
 func vecOperand(v []float32, rep *[8]float32) (*float32, uintptr) {
@@ -148,14 +154,11 @@ func vecOperand(v []float32, rep *[8]float32) (*float32, uintptr) {
 
 // selectVec runs selectAVX on a prefix of out (see selectBits) and returns its length.
 func selectVec(out []float32, c []bool, t, f []float32) int {
-	n := len(out) &^ 7
-	if !useAVX2 || n == 0 {
-		return 0
+	var r vecReps
+	n, ap, aStep, bp, bStep := r.operands(len(out), t, f)
+	if n > 0 {
+		selectAVX(&out[0], &c[0], ap, aStep, bp, bStep, n)
 	}
-	var tRep, fRep [8]float32
-	tp, tStep := vecOperand(t, &tRep)
-	fp, fStep := vecOperand(f, &fRep)
-	selectAVX(&out[0], &c[0], tp, tStep, fp, fStep, n)
 	return n
 }
 
