@@ -31,7 +31,7 @@ func rowBroadcast(op backends.OpType, fallback executor) executor {
 		if lhs.DType != dtypes.Float32 {
 			return fallback(backend, node, inputs, inputsOwned)
 		}
-		if lhs.Equal(rhs) || lhs.Size() == 1 || rhs.Size() == 1 {
+		if elementwiseOperands(backend, inputs) {
 			lhsBuf, rhsBuf, output, _, _ := simplegoBinaryOutput(backend, inputs, inputsOwned, nodeShape(node))
 			elementwise(arithOps[op], dataOf(backend, output).([]float32), dataOf(backend, lhsBuf).([]float32), dataOf(backend, rhsBuf).([]float32))
 			return output, nil
@@ -51,35 +51,6 @@ func rowBroadcast(op backends.OpType, fallback executor) executor {
 			applyRow(op, out[r:r+len(other)], x[r:r+len(other)], other, xi == 1)
 		}
 		return output, nil
-	}
-}
-
-// arithOp names the operations of the arithmetic vector kernel.
-type arithOp int
-
-const (
-	arithAdd arithOp = iota
-	arithSub
-	arithDiv
-)
-
-// arithOps maps rowBroadcast's ops to the kernel's.
-var arithOps = map[backends.OpType]arithOp{backends.OpTypeAdd: arithAdd, backends.OpTypeSub: arithSub, backends.OpTypeDiv: arithDiv}
-
-// elementwise sets out[i] = a[i] op b[i], a or b a single value repeated where it has one
-// element: the vector kernel for a prefix, a loop for the rest. out may be a or b.
-func elementwise(op arithOp, out, a, b []float32) {
-	aStep, bStep := min(len(a)-1, 1), min(len(b)-1, 1)
-	for i := arithVec(op, out, a, b); i < len(out); i++ {
-		x, y := a[i*aStep], b[i*bStep]
-		switch op {
-		case arithAdd:
-			out[i] = x + y
-		case arithSub:
-			out[i] = x - y
-		default:
-			out[i] = x / y
-		}
 	}
 }
 

@@ -3,6 +3,7 @@ package rowops
 import (
 	_ "unsafe" // go:linkname
 
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 )
@@ -22,8 +23,9 @@ func simplegoLessOrEqual(backend *simplego.Backend, node *simplego.Node, inputs 
 //go:linkname simplegoConvertDType github.com/gomlx/gomlx/backends/simplego.execConvertDType
 func simplegoConvertDType(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error)
 
-// The executors of this file run the element-wise ops of dropout and ReLU (GoMLX's RandomUniform
-// turns random bits into floats, Dropout compares them with the rate, ReLU is a Max with 0) in
+// The executors of this file, and rowBroadcast for operands of one shape or a single value (with
+// elementwise), run the element-wise ops of dropout and ReLU (GoMLX's RandomUniform turns random
+// bits into floats, Dropout compares them with the rate and scales, ReLU is a Max with 0) in
 // vector kernels eight at a time, where simplego runs a plain loop over [N, D] (about 1 ns per
 // element; a tenth of a PubMed epoch together). Each gives simplego's values bit for bit; other
 // dtypes and forms go to simplego's executors.
@@ -34,6 +36,35 @@ func elementwiseOperands(backend *simplego.Backend, inputs []*simplego.Buffer) b
 	lhs, rhs := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
 	return lhs.DType == dtypes.Float32 && rhs.DType == dtypes.Float32 &&
 		(lhs.Equal(rhs) || lhs.Size() == 1 || rhs.Size() == 1)
+}
+
+// arithOp names the operations of the arithmetic vector kernel.
+type arithOp int
+
+const (
+	arithAdd arithOp = iota
+	arithSub
+	arithDiv
+)
+
+// arithOps maps rowBroadcast's ops to the kernel's.
+var arithOps = map[backends.OpType]arithOp{backends.OpTypeAdd: arithAdd, backends.OpTypeSub: arithSub, backends.OpTypeDiv: arithDiv}
+
+// elementwise sets out[i] = a[i] op b[i], a or b a single value repeated where it has one
+// element: the vector kernel for a prefix, a loop for the rest. out may be a or b.
+func elementwise(op arithOp, out, a, b []float32) {
+	aStep, bStep := min(len(a)-1, 1), min(len(b)-1, 1)
+	for i := arithVec(op, out, a, b); i < len(out); i++ {
+		x, y := a[i*aStep], b[i*bStep]
+		switch op {
+		case arithAdd:
+			out[i] = x + y
+		case arithSub:
+			out[i] = x - y
+		default:
+			out[i] = x / y
+		}
+	}
 }
 
 // minMax returns the Max (isMax) or Min executor for float32 operands of one shape or one of
