@@ -292,13 +292,15 @@ scaleDone:
 	VZEROUPPER
 	RET
 
-// func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub int)
+// func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub, ahead int)
 // For each e < len(dst) in order, adds row src[e] of x (clamped to x's rows) to row dst[e] of out,
 // each of its width/sub pieces of sub floats times its own scale (scale[e·width/sub + s] for
 // piece s), skipping dst outside out's rows (their scales are skipped too); width > 0, sub > 0
 // divides it, x holds at least one row. Products first (x · scale), then sums (out + product), as
-// scaleRows32 and scatterAddRows32 compute them.
-TEXT ·scaleAddRows32(SB), NOSPLIT, $16-136
+// scaleRows32 and scatterAddRows32 compute them. Before message e it prefetches the two rows of
+// message e + ahead, where there is one (none for ahead ≥ len(dst)); a prefetch never faults, so
+// its indices are not checked.
+TEXT ·scaleAddRows32(SB), NOSPLIT, $16-144
 	MOVQ width+120(FP), R12
 	MOVQ out_len+8(FP), AX
 	XORQ DX, DX
@@ -328,6 +330,27 @@ TEXT ·scaleAddRows32(SB), NOSPLIT, $16-136
 	JZ   fusedDone
 
 fusedRow:
+	CMPQ    CX, ahead+136(FP)
+	JLE     fusedFetched        // no message e + ahead
+	MOVQ    ahead+136(FP), AX
+	MOVLQSX (R9)(AX*4), DX      // dst[e + ahead]
+	MOVLQSX (R8)(AX*4), AX      // src[e + ahead]
+	IMULQ   R12, DX
+	ADDQ    DI, DX
+	IMULQ   R12, AX
+	ADDQ    SI, AX
+	XORQ    R13, R13
+
+fusedFetch:
+	PREFETCHT0 (DX)(R13*1)
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $64, R13
+	CMPQ       R13, R12
+	JB         fusedFetch
+	PREFETCHT0 -1(DX)(R12*1)    // a row's last cache line
+	PREFETCHT0 -1(AX)(R12*1)
+
+fusedFetched:
 	MOVLQSX (R9), R15
 	CMPQ    R15, rows-8(SP)
 	JAE     fusedSkip           // unsigned: negative or past the last row
