@@ -28,10 +28,11 @@ type fuseCase struct {
 }
 
 // fuseCases cover the chain Gather → Mul → ScatterSum fused and its near misses, which are not:
-// rows of width 21 (the vector kernel's tail), the column on either side, x taken (its last use)
-// or copied (used again after the gather, even as the sum's operand), the gradient (the chain
-// backwards), a repeated chain, special values (NaN payloads, infinities, −0) and chains whose
-// messages or products have another use.
+// rows of width 21 (the vector kernel's tail), of width 64 and of width 16 in runs of messages to
+// one row (the run kernels), the column on either side, x taken (its last use) or copied (used
+// again after the gather, even as the sum's operand), the gradient (the chain backwards), a
+// repeated chain, special values (NaN payloads, infinities, −0) and chains whose messages or
+// products have another use.
 func fuseCases() []fuseCase {
 	rng := rand.New(rand.NewPCG(13, 14))
 	const n, e, d = 11, 60, 21
@@ -42,11 +43,17 @@ func fuseCases() []fuseCase {
 	src := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, e, n), e, 1)
 	dst := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, e, n), e, 1)
 	wide, heads := random[float32](rng, n, 64), random[float32](rng, e, 3, 1)
+	runs := make([]int32, e) // messages in runs of ten to one row, as X's non-zeros are in X W
+	for i := range runs {
+		runs[i] = int32(i / 10)
+	}
 	in := []any{x, src, dst, w}
 	return []fuseCase{
 		{1, "propagation [11, 21] by 60 messages", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) }, in},
 		{1, "propagation of width 64", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
 			[]any{wide, src, dst, w}},
+		{1, "propagation of width 16 in runs of ten", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
+			[]any{random[float32](rng, n, 16), src, tensors.FromFlatDataAndDimensions(runs, e, 1), w}},
 		{1, "column on the left", func(in []*Node) *Node {
 			return ScatterSum(ZerosLike(in[0]), in[2], Mul(in[3], Gather(in[0], in[1])), false, false)
 		}, in},

@@ -1,7 +1,6 @@
 package rowops
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -19,39 +18,74 @@ func TestPortableLoopsMatchSimplego(t *testing.T) {
 	matchSimplego(t, slices.Concat(rowCases(), dotCases(), mulCases(), copyCases(), reduceCases(), broadcastCases(), fusedRowCases(), asRowCases(sumCases()), asRowCases(gatheredDotCases())))
 }
 
-// TestPrefetchChangesNothing runs the fused message kernel with every prefetch distance, out-of-range
-// indices among the prefetched messages (a prefetch never faults, so the kernel reads them
-// unchecked): the sums must be the portable loop's, bit for bit.
-func TestPrefetchChangesNothing(t *testing.T) {
+// TestMessageKernelsMatchLoop runs the fused message kernels (scaleAddRows32; scaleAddRuns64 for
+// widths of 64 and 128 and scaleAddRuns16 for 16 and 48, with one scale per message) on messages sorted by target, so in runs,
+// and unsorted, with out-of-range indices (also among the prefetched messages: a prefetch never
+// faults, so the kernels read them unchecked), NaN payloads, infinities and −0, and every
+// prefetch distance: the sums must be the portable loop's, bit for bit.
+func TestMessageKernelsMatchLoop(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 here")
 	}
 	rng := rand.New(rand.NewPCG(21, 22))
-	const rows, e, width, sub = 9, 50, 21, 7
-	x, scale := randomRows[float32](rng, rows*width), randomRows[float32](rng, e*width/sub)
-	src, dst := randomIndices[int32](rng, e, rows), randomIndices[int32](rng, e, rows)
-	src[3], src[17], dst[5], dst[30] = -4, 1<<30, -1, 1<<29
-	start := randomRows[float32](rng, rows*width)
-	want := slices.Clone(start)
-	useAVX2 = false
-	scaleAddRows(want, x, scale, src, dst, width, sub)
-	useAVX2 = true
-	for _, ahead := range []int{0, 1, 4, e - 1, e} {
-		got := slices.Clone(start)
-		scaleAddRows32(got, x, scale, src, dst, width, sub, ahead)
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("ahead %d: element %d is %v, the loop's %v", ahead, i, got[i], want[i])
+	const rows, e = 9, 50
+	for _, c := range []struct{ width, sub int }{{21, 7}, {64, 64}, {128, 128}, {64, 32}, {16, 16}, {48, 48}} {
+		for _, sorted := range []bool{false, true} {
+			x, scale := randomRows[float32](rng, rows*c.width), randomRows[float32](rng, e*c.width/c.sub)
+			x[3], x[c.width+1], scale[2] = math.Float32frombits(0x7fc00011), float32(math.Inf(-1)), math.Float32frombits(0x7fc00022)
+			x[5], scale[4] = float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1))
+			src, dst := randomIndices[int32](rng, e, rows), randomIndices[int32](rng, e, rows)
+			src[3], src[17], dst[5], dst[30] = -4, 1<<30, -1, 1<<29
+			if sorted {
+				slices.Sort(dst)
+			}
+			start := randomRows[float32](rng, rows*c.width)
+			want := slices.Clone(start)
+			useAVX2 = false
+			scaleAddRows(want, x, scale, src, dst, c.width, c.sub)
+			useAVX2 = true
+			for _, ahead := range []int{0, 1, 4, e - 1, e} {
+				got := slices.Clone(start)
+				kernel := "scaleAddRows32"
+				switch {
+				case c.sub == c.width && c.width%64 == 0:
+					kernel = "scaleAddRuns64"
+					scaleAddRuns64(got, x, scale, src, dst, c.width, ahead)
+				case c.sub == c.width && c.width%16 == 0:
+					kernel = "scaleAddRuns16"
+					scaleAddRuns16(got, x, scale, src, dst, c.width, ahead)
+				default:
+					scaleAddRows32(got, x, scale, src, dst, c.width, c.sub, ahead)
+				}
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%s, width %d, sorted %v, ahead %d: element %d is %v, the loop's %v", kernel, c.width, sorted, ahead, i, got[i], want[i])
+					}
+				}
 			}
 		}
 	}
 }
 
-// BenchmarkPrefetch times the fused message kernel on Physics' sizes with and without prefetching
-// (vec_amd64.go's prefetchAhead), in one run: propagation Â h over 530,417 random messages sorted
-// by source, as the data sets' edge lists are, h [34493, 64]; the projection X W of 1,137,311
-// non-zeros sorted by row, W [8415, 64].
-func BenchmarkPrefetch(b *testing.B) {
+// TestLongRuns checks the choice of scaleAddRuns16: messages in runs of ten to a row, not random
+// ones nor runs of four.
+func TestLongRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	tens, fours := make([]int32, 500), make([]int32, 500)
+	for i := range tens {
+		tens[i], fours[i] = int32(i/10), int32(i/4)
+	}
+	if !longRuns(tens) || longRuns(fours) || longRuns(randomIndices[int32](rng, 500, 100)) || longRuns(nil) || longRuns([]int32{3}) {
+		t.Errorf("longRuns: want true for runs of ten only")
+	}
+}
+
+// BenchmarkMessageKernels times the fused message kernels on Physics' sizes in one run: one message
+// at a time (scaleAddRows32) without and with prefetching (prefetchAhead), and in runs to a row
+// (scaleAddRuns64, prefetching). Propagation Â h: 530,417 random messages sorted by source, as
+// the data sets' edge lists are, h [34493, 64]; projection X W: 1,137,311 non-zeros sorted by row
+// (runs of 33), W [8415, 64].
+func BenchmarkMessageKernels(b *testing.B) {
 	if !useAVX2 {
 		b.Skip("no AVX2 here")
 	}
@@ -69,14 +103,18 @@ func BenchmarkPrefetch(b *testing.B) {
 		src, dst := randomIndices[int32](rng, c.nnz, c.xRows), randomIndices[int32](rng, c.nnz, c.outRows)
 		slices.Sort(map[bool][]int32{true: src, false: dst}[c.bySource])
 		out, x, scale := make([]float32, c.outRows*width), randomRows[float32](rng, c.xRows*width), randomRows[float32](rng, c.nnz)
-		for _, ahead := range []int{c.nnz, prefetchAhead} {
-			name := fmt.Sprintf("%s/ahead=%d", c.name, ahead)
-			if ahead == c.nnz {
-				name = c.name + "/no-prefetch"
-			}
-			b.Run(name, func(b *testing.B) {
+		kernels := []struct {
+			name string
+			run  func()
+		}{
+			{"rows", func() { scaleAddRows32(out, x, scale, src, dst, width, width, c.nnz) }},
+			{"rows-prefetch", func() { scaleAddRows32(out, x, scale, src, dst, width, width, prefetchAhead) }},
+			{"runs-prefetch", func() { scaleAddRuns64(out, x, scale, src, dst, width, prefetchAhead) }},
+		}
+		for _, k := range kernels {
+			b.Run(c.name+"/"+k.name, func(b *testing.B) {
 				for range b.N {
-					scaleAddRows32(out, x, scale, src, dst, width, width, ahead)
+					k.run()
 				}
 			})
 		}
