@@ -388,12 +388,31 @@ fusedVec:
 	DECQ    DX
 	JNZ     fusedVec
 
-fusedTail:
-	MOVQ  R11, DX
-	TESTQ DX, DX
-	JZ    fusedPieceNext
+fusedTail:                      // the last sub mod 8 floats: four, two, one at a time
+	TESTQ $4, R11
+	JZ    fusedTwo
+	VMOVUPS (AX), X0
+	VMULPS  X1, X0, X0
+	VMOVUPS (R15), X2
+	VADDPS  X0, X2, X2
+	VMOVUPS X2, (R15)
+	ADDQ    $16, AX
+	ADDQ    $16, R15
 
-fusedScalar:
+fusedTwo:
+	TESTQ $2, R11
+	JZ    fusedOne
+	VMOVQ  (AX), X0             // two floats; the upper lanes are zero and never stored
+	VMULPS X1, X0, X0
+	VMOVQ  (R15), X2
+	VADDPS X0, X2, X2
+	VMOVQ  X2, (R15)
+	ADDQ   $8, AX
+	ADDQ   $8, R15
+
+fusedOne:
+	TESTQ $1, R11
+	JZ    fusedPieceNext
 	VMOVSS (AX), X0
 	VMULSS X1, X0, X0
 	VMOVSS (R15), X2
@@ -401,8 +420,6 @@ fusedScalar:
 	VMOVSS X2, (R15)
 	ADDQ   $4, AX
 	ADDQ   $4, R15
-	DECQ   DX
-	JNZ    fusedScalar
 
 fusedPieceNext:
 	ADDQ $4, BX

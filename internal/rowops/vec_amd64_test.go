@@ -29,7 +29,7 @@ func TestMessageKernelsMatchLoop(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(21, 22))
 	const rows, e = 9, 50
-	for _, c := range []struct{ width, sub int }{{21, 7}, {64, 64}, {128, 128}, {64, 32}, {16, 16}, {48, 48}} {
+	for _, c := range []struct{ width, sub int }{{21, 7}, {64, 64}, {128, 128}, {64, 32}, {16, 16}, {48, 48}, {3, 3}, {5, 5}, {6, 6}, {15, 15}} {
 		for _, sorted := range []bool{false, true} {
 			x, scale := randomRows[float32](rng, rows*c.width), randomRows[float32](rng, e*c.width/c.sub)
 			x[3], x[c.width+1], scale[2] = math.Float32frombits(0x7fc00011), float32(math.Inf(-1)), math.Float32frombits(0x7fc00022)
