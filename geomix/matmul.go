@@ -46,27 +46,37 @@ func contract(x *Node, i int, y *Node, j int) *Node {
 }
 
 // withAdjointGradients returns y, computed without a gradient path of its own, whose gradient with
-// respect to inputs[i] is grads[i](v) for the adjoint v of y: a zero-valued scalar built from
-// identities on the inputs keeps them on the gradient path, their custom gradients call grads[i]
-// with v, which a custom-gradient identity on y captures (reverse mode visits y before its inputs).
-// The scalar reads one element of each input (a Gather, whose own gradient the custom gradients
-// leave unused, so the backend never runs it), not a sum over all of them. y + 0·s is y to the bit:
-// y is a product, whose sums start at +0 and so hold no −0 that a +0 could flip.
+// respect to inputs[i] is grads[i](v) for the adjoint v of y (see adjointGradients). y + 0·s is y
+// to the bit: y is a product, whose sums start at +0 and so hold no −0 that a +0 could flip.
 func withAdjointGradients(y *Node, inputs []*Node, grads []func(v *Node) *Node) *Node {
+	anchor, capture := adjointGradients(inputs, grads)
+	return capture(Add(y, MulScalar(anchor, 0)))
+}
+
+// adjointGradients attaches gradients grads[i](v) with respect to inputs[i] to an output y that
+// has no gradient path of its own, for the adjoint v of y. It returns a scalar anchor, which y's
+// value must depend on (as y + 0·anchor, or a sum started from 0·|anchor|), and capture, which
+// wraps y. The anchor is built from identities on the inputs, which keeps them on the gradient
+// path; their custom gradients call grads[i] with v, which capture's custom-gradient identity on
+// y takes (reverse mode visits y before its inputs). The anchor reads one element of each input
+// (a Gather, whose own gradient the custom gradients leave unused, so the backend never runs it),
+// not a sum over all of them.
+func adjointGradients(inputs []*Node, grads []func(v *Node) *Node) (anchor *Node, capture func(y *Node) *Node) {
 	var adjoint *Node
-	var zero *Node
 	for i, in := range inputs {
 		grad := grads[i]
 		id := IdentityWithCustomGradient(in, func(_, _ *Node) *Node { return grad(adjoint) })
 		first := Reshape(Gather(Reshape(id, id.Shape().Size()), Const(id.Graph(), [][]int32{{0}}))) // id's first element, a scalar
-		if zero == nil {
-			zero = first
+		if anchor == nil {
+			anchor = first
 		} else {
-			zero = Add(zero, first)
+			anchor = Add(anchor, first)
 		}
 	}
-	return IdentityWithCustomGradient(Add(y, MulScalar(zero, 0)), func(_, v *Node) *Node {
-		adjoint = v
-		return v
-	})
+	return anchor, func(y *Node) *Node {
+		return IdentityWithCustomGradient(y, func(_, v *Node) *Node {
+			adjoint = v
+			return v
+		})
+	}
 }

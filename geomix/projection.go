@@ -1,7 +1,10 @@
 package geomix
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -24,17 +27,24 @@ const DenseFeatureDensity = 0.4
 // Features is the feature matrix X [N, F] inside a computation graph, held one of two ways:
 //   - sparse, as its non-zeros: Rows, Cols and Values are [NNZ, 1] (int32, int32, float); a
 //     product of width w scales the gathered [NNZ, w] rows of its weight by Values through Mul's
-//     implicit broadcast, which internal/rowops runs as a row scaling;
+//     implicit broadcast, which internal/rowops runs as a row scaling. T, where set, is Xᵀ [F, N]
+//     with the same non-zeros in its own row order, and Perm [NNZ, 1] int32 says which of X's
+//     non-zeros each of T's is: a product's weight gradient Xᵀ v then adds runs of non-zeros into
+//     one row (internal/rowops's run kernels) instead of X's non-zeros in random rows;
 //   - dense: Dense is X [N, F] and DenseT is Xᵀ [F, N] (fed, so no step transposes X for the
 //     weight gradient); the other nodes are nil.
 type Features struct {
 	NumRows, NumCols   int
 	Rows, Cols, Values *Node
+	T                  *Features
+	Perm               *Node
 	Dense, DenseT      *Node
 }
 
 // FeatureInputs returns the host tensors to feed for Features of m, in order: when sparse rows,
-// cols [NNZ, 1] int32 and values [NNZ, 1] float32; when dense X [N, F] and Xᵀ [F, N] float32.
+// cols [NNZ, 1] int32 and values [NNZ, 1] float32 of X's non-zeros in row order, the same three
+// of Xᵀ's (X's non-zeros ordered by column, then row) and the permutation between them [NNZ, 1]
+// int32; when dense X [N, F] and Xᵀ [F, N] float32.
 func FeatureInputs(m *datasets.CSR, dense bool) []*tensors.Tensor {
 	if dense {
 		flat, flatT := make([]float32, m.NumRows*m.NumCols), make([]float32, m.NumRows*m.NumCols)
@@ -55,13 +65,33 @@ func FeatureInputs(m *datasets.CSR, dense bool) []*tensors.Tensor {
 			rows[k], cols[k] = int32(i), m.ColIdx[k]
 		}
 	}
-	return []*tensors.Tensor{tensors.FromFlatDataAndDimensions(rows, nnz, 1), tensors.FromFlatDataAndDimensions(cols, nnz, 1),
-		tensors.FromFlatDataAndDimensions(m.Values, nnz, 1)}
+	perm := TransposeOrder(cols)
+	tRows, tCols, tValues := make([]int32, nnz), make([]int32, nnz), make([]float32, nnz)
+	for k, e := range perm {
+		tRows[k], tCols[k], tValues[k] = cols[e], rows[e], m.Values[e]
+	}
+	index := func(x []int32) *tensors.Tensor { return tensors.FromFlatDataAndDimensions(x, nnz, 1) }
+	return []*tensors.Tensor{index(rows), index(cols), tensors.FromFlatDataAndDimensions(m.Values, nnz, 1),
+		index(tRows), index(tCols), tensors.FromFlatDataAndDimensions(tValues, nnz, 1), index(perm)}
+}
+
+// TransposeOrder returns the order of Xᵀ's non-zeros for X's non-zeros with columns cols: their
+// indices sorted by column, stably. Every column's non-zeros keep X's order, so the weight
+// gradient adds each column's products in the order the automatic gradient does.
+func TransposeOrder(cols []int32) []int32 {
+	perm := make([]int32, len(cols))
+	for e := range perm {
+		perm[e] = int32(e)
+	}
+	slices.SortStableFunc(perm, func(a, b int32) int { return cmp.Compare(cols[a], cols[b]) })
+	return perm
 }
 
 // NewFeatures wraps the nodes fed from FeatureInputs as Features [numRows, numCols]: two float
 // nodes are a dense X [numRows, numCols] and Xᵀ; three are the non-zeros' rows, cols (integers)
-// and values, each [NNZ, 1]. It panics with the shapes when they are neither.
+// and values, each [NNZ, 1], in any order (the weight gradient then scatters them by column);
+// seven are those followed by Xᵀ's three and the permutation, as FeatureInputs makes them. It
+// panics with the shapes when they are none of these.
 func NewFeatures(numRows, numCols int, in []*Node) *Features {
 	switch {
 	case len(in) == 2 && in[0].DType().IsFloat():
@@ -70,16 +100,30 @@ func NewFeatures(numRows, numCols int, in []*Node) *Features {
 			panic(fmt.Sprintf("NewFeatures: want X [%d, %d] and Xᵀ [%d, %d], got %s and %s", numRows, numCols, numCols, numRows, in[0].Shape(), in[1].Shape()))
 		}
 		return &Features{NumRows: numRows, NumCols: numCols, Dense: in[0], DenseT: in[1]}
-	case len(in) == 3:
+	case len(in) == 3 || len(in) == 7:
 		nnz := in[0].Shape().Dim(0)
 		for _, x := range in {
 			if x.Rank() != 2 || x.Shape().Dim(0) != nnz || x.Shape().Dim(1) != 1 {
-				panic(fmt.Sprintf("NewFeatures: want rows, cols and values [NNZ, 1], got %s, %s and %s", in[0].Shape(), in[1].Shape(), in[2].Shape()))
+				panic(fmt.Sprintf("NewFeatures: want rows, cols and values (and Xᵀ's, and the permutation) [NNZ, 1], got %s", nodeShapes(in)))
 			}
 		}
-		return &Features{NumRows: numRows, NumCols: numCols, Rows: in[0], Cols: in[1], Values: in[2]}
+		x := &Features{NumRows: numRows, NumCols: numCols, Rows: in[0], Cols: in[1], Values: in[2]}
+		if len(in) == 7 {
+			x.T = &Features{NumRows: numCols, NumCols: numRows, Rows: in[3], Cols: in[4], Values: in[5]}
+			x.Perm = in[6]
+		}
+		return x
 	}
-	panic(fmt.Sprintf("NewFeatures: want X and Xᵀ (dense) or rows, cols and values, got %d nodes", len(in)))
+	panic(fmt.Sprintf("NewFeatures: want X and Xᵀ (dense) or rows, cols and values (and Xᵀ's, and the permutation), got %d nodes", len(in)))
+}
+
+// nodeShapes lists the shapes of nodes, for error messages.
+func nodeShapes(nodes []*Node) string {
+	s := make([]string, len(nodes))
+	for i, n := range nodes {
+		s[i] = n.Shape().String()
+	}
+	return strings.Join(s, ", ")
 }
 
 // denseLayout reports whether ParamFeatureLayout layout ("auto", "sparse" or "dense") holds m dense.
@@ -120,7 +164,11 @@ func (x *Features) Dropout(ctx *context.Context, p float64) *Features {
 		return &Features{NumRows: x.NumRows, NumCols: x.NumCols, Dense: Mul(x.Dense, mask), DenseT: Mul(x.DenseT, Transpose(mask, 0, 1))}
 	}
 	mask := layers.DropoutStatic(ctx, OnesLike(x.Values), p)
-	return &Features{NumRows: x.NumRows, NumCols: x.NumCols, Rows: x.Rows, Cols: x.Cols, Values: Mul(x.Values, mask)}
+	out := &Features{NumRows: x.NumRows, NumCols: x.NumCols, Rows: x.Rows, Cols: x.Cols, Values: Mul(x.Values, mask), Perm: x.Perm}
+	if x.T != nil {
+		out.T = &Features{NumRows: x.NumCols, NumCols: x.NumRows, Rows: x.T.Rows, Cols: x.T.Cols, Values: Mul(x.T.Values, Gather(mask, x.Perm))}
+	}
+	return out
 }
 
 // ProjectBlocks returns X W_i [N, H_i] for each weight ws[i] [F, H_i]. Sparse X projects each
@@ -159,8 +207,22 @@ func (x *Features) Project(w *Node) *Node {
 		return withAdjointGradients(MatMul(StopGradient(ConvertDType(x.Dense, w.DType())), StopGradient(w)),
 			[]*Node{w}, []func(v *Node) *Node{func(v *Node) *Node { return MatMul(xT, v) }})
 	}
+	if x.T == nil {
+		return x.sparseProduct(w, Zeros(w.Graph(), shapes.Make(w.DType(), x.NumRows, w.Shape().Dim(1))))
+	}
+	// The weight gradient is Xᵀ v from Xᵀ's non-zeros: the same products, added to each row of
+	// the gradient in the same order as the automatic gradient of the product would add them.
+	// The sums start from 0·|anchor|, +0 as Zeros (for a finite w), instead of adding it after.
+	anchor, capture := adjointGradients([]*Node{w}, []func(v *Node) *Node{func(v *Node) *Node { return x.T.Project(v) }})
+	start := BroadcastToDims(MulScalar(Abs(anchor), 0), x.NumRows, w.Shape().Dim(1))
+	return capture(x.sparseProduct(StopGradient(w), start))
+}
+
+// sparseProduct returns start + X w [N, H] for sparse X: every non-zero gathers its row of w [F,
+// H], scaled by its value, and the products are added to their rows of start [N, H].
+func (x *Features) sparseProduct(w, start *Node) *Node {
 	msgs := Mul(Gather(w, x.Cols), ConvertDType(x.Values, w.DType())) // [NNZ, H]
-	return ScatterSum(Zeros(w.Graph(), shapes.Make(w.DType(), x.NumRows, w.Shape().Dim(1))), x.Rows, msgs, false, false)
+	return ScatterSum(start, x.Rows, msgs, false, false)
 }
 
 // Columns returns columns [from, to) of x [N, D] as [N, to-from], through Transpose and Gather so it
