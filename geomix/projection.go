@@ -196,8 +196,8 @@ func (x *Features) ProjectBlocks(ws []*Node) []*Node {
 
 // Project returns X W [N, H] for a dense weight w [F, H]. Sparse: every non-zero gathers its row of
 // w, scaled by its value, and the products are summed into their rows; the gradient with respect
-// to w is a ScatterSum of NNZ rows. Dense: a matrix product
-// whose gradient with respect to w is Xᵀ v. Neither ever materialises an [N, F, H] product.
+// to w is a ScatterSum of NNZ rows, Xᵀ's non-zeros projecting v where x.T is set. Dense: a matrix
+// product whose gradient with respect to w is Xᵀ v. Neither ever materialises an [N, F, H] product.
 func (x *Features) Project(w *Node) *Node {
 	if w.Rank() != 2 || w.Shape().Dim(0) != x.NumCols {
 		panic(fmt.Sprintf("Features.Project: want w [F=%d, H], got %s", x.NumCols, w.Shape()))

@@ -256,10 +256,11 @@ func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) 
 	if 4*max(len(out), len(x)) > prefetchMinBytes {
 		ahead = prefetchAhead
 	}
+	runs := sub == width && width%16 == 0 && (width == 64 || longRuns(dst))
 	switch {
-	case sub == width && width%64 == 0:
+	case runs && width%64 == 0:
 		scaleAddRuns64(out, x, scale, src, dst, width, ahead)
-	case sub == width && width%16 == 0 && longRuns(dst):
+	case runs:
 		scaleAddRuns16(out, x, scale, src, dst, width, ahead)
 	default:
 		scaleAddRows32(out, x, scale, src, dst, width, sub, ahead)
@@ -269,9 +270,12 @@ func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) 
 
 // longRuns reports whether the first messages come in runs of eight or more to one row on average
 // (at least 7 of every 8 follow a message to the same row), as the non-zeros of a sparse X do in
-// X W (PubMed's 50 per row). Only then does scaleAddRuns16 beat scaleAddRows32 (PubMed's X W
-// 3.4 → 2.2 ms), which is faster for messages in random order (Xᵀ g 2.7 against 2.9 ms) and as
-// fast for short runs (the gradient of a propagation, Âᵀ g by source: 4.5 messages a node).
+// X W (PubMed's 50 per row). Only then do the run kernels beat scaleAddRows32 at widths other
+// than 64: PubMed's X W 3.4 → 2.2 ms at width 16, where messages in random order took 2.9
+// against 2.7 ms and short runs (Âᵀ g by source, 4.5 messages a node) no less; Squirrel's
+// propagation at width 128, 1.11 against 0.98 ms in random order, 0.74 against 1.03 in runs of
+// 42. At width 64 scaleAddRuns64 is as fast in random order and faster from runs of three
+// (CiteSeer's Âᵀ g 0.082 → 0.064 ms).
 func longRuns(dst []int32) bool {
 	const sample = 256
 	n, same := min(len(dst), sample), 0
