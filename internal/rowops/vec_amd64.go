@@ -268,23 +268,28 @@ func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) 
 	return true
 }
 
-// longRuns reports whether the first messages come in runs of eight or more to one row on average
-// (at least 7 of every 8 follow a message to the same row), as the non-zeros of a sparse X do in
-// X W (PubMed's 50 per row). Only then do the run kernels beat scaleAddRows32 at widths other
-// than 64: PubMed's X W 3.4 → 2.2 ms at width 16, where messages in random order took 2.9
-// against 2.7 ms and short runs (Âᵀ g by source, 4.5 messages a node) no less; Squirrel's
-// propagation at width 128, 1.11 against 0.98 ms in random order, 0.74 against 1.03 in runs of
-// 42. At width 64 scaleAddRuns64 is as fast in random order and faster from runs of three
-// (CiteSeer's Âᵀ g 0.082 → 0.064 ms).
+// longRuns reports whether messages come in runs of eight or more to one row on average (at
+// least 7 of every 8 follow a message to the same row, in eight windows of 32 across them), as
+// the non-zeros of a sparse X do in X W (PubMed's 50 per row) and Squirrel's messages by source
+// (42 per node). Only then do the run kernels beat scaleAddRows32 at widths other than 64:
+// PubMed's X W 3.4 → 2.2 ms at width 16, where messages in random order took 2.9 against 2.7 ms
+// and short runs (Âᵀ g by source, 4.5 messages a node) no less; Squirrel's propagation at width
+// 128, 1.11 against 0.98 ms in random order, 0.74 against 1.03 in its runs. At width 64
+// scaleAddRuns64 is as fast in random order and faster from runs of three (CiteSeer's Âᵀ g 0.082
+// → 0.064 ms).
 func longRuns(dst []int32) bool {
-	const sample = 256
-	n, same := min(len(dst), sample), 0
-	for e := 1; e < n; e++ {
-		if dst[e] == dst[e-1] {
-			same++
+	const windows, window = 8, 32 // spread over the messages: node degrees vary along them
+	pairs, same := 0, 0
+	for w := range windows {
+		from := w * len(dst) / windows
+		for e := from + 1; e < min(from+window, len(dst)); e++ {
+			pairs++
+			if dst[e] == dst[e-1] {
+				same++
+			}
 		}
 	}
-	return 8*same >= 7*(n-1) && n > 1
+	return pairs > 0 && 8*same >= 7*pairs
 }
 
 // A message's rows are random reads and writes of its tables, out and x. Where one is larger
