@@ -33,7 +33,8 @@
 // Three patterns whose intermediate tensors have no other use run fused, without materialising
 // them:
 //   - a chain Gather → Mul by a column → ScatterSum (message passing, sparse products, GAT's
-//     attention-weighted sums), a message at a time (fuse.go);
+//     attention-weighted sums), a message at a time (fuse.go); on amd64 a run of messages to one
+//     row is summed in registers, and rows of tables over 2 MiB are prefetched (vec_amd64.go);
 //   - GoMLX's gradient of a matrix product, a broadcast [P, Q, Z] of the adjoint multiplied by each
 //     operand and summed over one axis, as sums of scaled rows (sums.go);
 //   - a dot product per message of two gathered rows, ReduceSum(Mul(Gather, Gather)) over the last
