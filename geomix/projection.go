@@ -65,7 +65,7 @@ func FeatureInputs(m *datasets.CSR, dense bool) []*tensors.Tensor {
 			rows[k], cols[k] = int32(i), m.ColIdx[k]
 		}
 	}
-	perm := TransposeOrder(cols)
+	perm := transposeOrder(cols)
 	tRows, tCols, tValues := make([]int32, nnz), make([]int32, nnz), make([]float32, nnz)
 	for k, e := range perm {
 		tRows[k], tCols[k], tValues[k] = cols[e], rows[e], m.Values[e]
@@ -75,10 +75,10 @@ func FeatureInputs(m *datasets.CSR, dense bool) []*tensors.Tensor {
 		index(tRows), index(tCols), tensors.FromFlatDataAndDimensions(tValues, nnz, 1), index(perm)}
 }
 
-// TransposeOrder returns the order of Xᵀ's non-zeros for X's non-zeros with columns cols: their
+// transposeOrder returns the order of Xᵀ's non-zeros for X's non-zeros with columns cols: their
 // indices sorted by column, stably. Every column's non-zeros keep X's order, so the weight
 // gradient adds each column's products in the order the automatic gradient does.
-func TransposeOrder(cols []int32) []int32 {
+func transposeOrder(cols []int32) []int32 {
 	perm := make([]int32, len(cols))
 	for e := range perm {
 		perm[e] = int32(e)

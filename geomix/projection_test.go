@@ -64,7 +64,7 @@ func transposed(rows, cols [][]int32, vals [][]float64) (tRows, tCols [][]int32,
 	for e, c := range cols {
 		flatCols[e] = c[0]
 	}
-	for _, e := range TransposeOrder(flatCols) {
+	for _, e := range transposeOrder(flatCols) {
 		tRows, tCols, tVals, perm = append(tRows, cols[e]), append(tCols, rows[e]), append(tVals, vals[e]), append(perm, []int32{e})
 	}
 	return tRows, tCols, tVals, perm

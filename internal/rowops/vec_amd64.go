@@ -232,18 +232,13 @@ func scaleRowsVec(out, x, scale []float32, width int) bool {
 	return true
 }
 
-// scaleAddRuns64 is scaleAddRows32 for sub = width, width a multiple of 64: runs of messages to one
-// row of out (consecutive equal dst) are summed in registers, 64 floats at a time, with the same
-// operations in the same order (BenchmarkMessageKernels: Physics' projection X W, runs of 33
-// non-zeros, 8.4 → 6.0 ms; no slower for messages in random order).
+// scaleAddRuns is scaleAddRows32 for sub = width, width a multiple of 16: runs of messages to one
+// row of out (consecutive equal dst) are summed in registers, 64 floats at a time (then 16), with
+// the same operations in the same order (BenchmarkMessageKernels: Physics' projection X W, runs
+// of 33 non-zeros, 8.4 → 6.0 ms; no slower for messages in random order at width 64).
 //
 //go:noescape
-func scaleAddRuns64(out, x, scale []float32, src, dst []int32, width, ahead int)
-
-// scaleAddRuns16 is scaleAddRuns64 for width a multiple of 16, 16 floats at a time.
-//
-//go:noescape
-func scaleAddRuns16(out, x, scale []float32, src, dst []int32, width, ahead int)
+func scaleAddRuns(out, x, scale []float32, src, dst []int32, width, ahead int)
 
 // scaleAddRowsVec runs scaleAddRows32 and reports whether it did (false without AVX2 or without
 // a whole row of x). Where out or x is larger than prefetchMinBytes it prefetches prefetchAhead
@@ -256,13 +251,9 @@ func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) 
 	if 4*max(len(out), len(x)) > prefetchMinBytes {
 		ahead = prefetchAhead
 	}
-	runs := sub == width && width%16 == 0 && (width == 64 || longRuns(dst))
-	switch {
-	case runs && width%64 == 0:
-		scaleAddRuns64(out, x, scale, src, dst, width, ahead)
-	case runs:
-		scaleAddRuns16(out, x, scale, src, dst, width, ahead)
-	default:
+	if sub == width && width%16 == 0 && (width == 64 || longRuns(dst)) {
+		scaleAddRuns(out, x, scale, src, dst, width, ahead)
+	} else {
 		scaleAddRows32(out, x, scale, src, dst, width, sub, ahead)
 	}
 	return true
@@ -275,7 +266,7 @@ func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) 
 // PubMed's X W 3.4 → 2.2 ms at width 16, where messages in random order took 2.9 against 2.7 ms
 // and short runs (Âᵀ g by source, 4.5 messages a node) no less; Squirrel's propagation at width
 // 128, 1.11 against 0.98 ms in random order, 0.74 against 1.03 in its runs. At width 64
-// scaleAddRuns64 is as fast in random order and faster from runs of three (CiteSeer's Âᵀ g 0.082
+// scaleAddRuns is as fast in random order and faster from runs of three (CiteSeer's Âᵀ g 0.082
 // → 0.064 ms).
 func longRuns(dst []int32) bool {
 	const windows, window = 8, 32 // spread over the messages: node degrees vary along them

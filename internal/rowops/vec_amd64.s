@@ -1,5 +1,49 @@
 #include "textflag.h"
 
+// The macros of scaleAddRuns.
+
+// RUN_AHEAD(none) sets AX and DX to the current chunk (R10 bytes into a row) of the rows of out
+// and x of message e + ahead, where e is message R13 of the run, or jumps to none where there is
+// no such message (there is none for ahead ≥ len(dst)). The rows are not clamped: a prefetch
+// never faults.
+#define RUN_AHEAD(none) \
+	MOVQ    CX, DX; \
+	SUBQ    R13, DX; \
+	CMPQ    DX, ahead+128(FP); \
+	JLE     none; \
+	MOVQ    ahead+128(FP), DX; \
+	ADDQ    R13, DX; \
+	MOVLQSX (R9)(DX*4), AX; \
+	MOVLQSX (R8)(DX*4), DX; \
+	IMULQ   R12, AX; \
+	ADDQ    DI, AX; \
+	ADDQ    R10, AX; \
+	IMULQ   R12, DX; \
+	ADDQ    SI, DX; \
+	ADDQ    R10, DX
+
+// RUN_MESSAGE sets AX to the current chunk of message e's row of x (src[e] clamped to x's rows)
+// and Y8 to its scale, for e message R13 of the run.
+#define RUN_MESSAGE \
+	MOVLQSX      (R8)(R13*4), AX; \
+	XORQ         DX, DX; \
+	CMPQ         AX, DX; \
+	CMOVQLT      DX, AX; \
+	MOVQ         last-16(SP), DX; \
+	CMPQ         AX, DX; \
+	CMOVQGT      DX, AX; \
+	IMULQ        R12, AX; \
+	ADDQ         SI, AX; \
+	ADDQ         R10, AX; \
+	VBROADCASTSS (BX)(R13*4), Y8
+
+// ADD_SCALED(off, acc, tmp) adds the 8 floats at off(AX) times Y8 to acc: the product, then the
+// sum, acc + product, each rounded.
+#define ADD_SCALED(off, acc, tmp) \
+	VMOVUPS off(AX), tmp; \
+	VMULPS  Y8, tmp, tmp; \
+	VADDPS  tmp, acc, acc
+
 // func mulAVX(out, a, b []float32)
 // out[i] = a[i] * b[i] for i < len(out) &^ 7.
 TEXT ·mulAVX(SB), NOSPLIT, $0-72
@@ -440,14 +484,15 @@ fusedDone:
 	VZEROUPPER
 	RET
 
-// func scaleAddRuns64(out, x, scale []float32, src, dst []int32, width, ahead int)
-// scaleAddRows32 for one scale per message (sub = width) and width a multiple of 64: each run of
-// messages to one row of out (equal dst, consecutive) is added 64 floats at a time in 8
-// registers, loaded from out before the run's first message and stored after its last, so each
-// element gets the same products and sums in the same order as one message at a time, without
-// the stores and loads between them. Before message e it prefetches the rows' chunks of message
-// e + ahead, where there is one (none for ahead ≥ len(dst)).
-TEXT ·scaleAddRuns64(SB), NOSPLIT, $16-136
+// func scaleAddRuns(out, x, scale []float32, src, dst []int32, width, ahead int)
+// scaleAddRows32 for one scale per message (sub = width) and width a multiple of 16: each run of
+// messages to one row of out (equal dst, consecutive) is added in registers, 64 floats at a time
+// in eight (while 64 are left in the row, then 16 at a time in two), loaded from out before the
+// run's first message and stored after its last, so each element gets the same products and sums
+// in the same order as one message at a time, without the stores and loads between them. Before
+// message e it prefetches the rows' chunks of message e + ahead, where there is one (none for
+// ahead ≥ len(dst)).
+TEXT ·scaleAddRuns(SB), NOSPLIT, $16-136
 	MOVQ width+120(FP), R12
 	MOVQ out_len+8(FP), AX
 	XORQ DX, DX
@@ -466,29 +511,33 @@ TEXT ·scaleAddRuns64(SB), NOSPLIT, $16-136
 	MOVQ dst_base+96(FP), R9
 	MOVQ dst_len+104(FP), CX
 
-runStart64:
+runStart:
 	TESTQ CX, CX
-	JZ    runsDone64
+	JZ    runsDone
 	MOVLQSX (R9), R15           // the run's row of out
 	MOVQ    $1, R11             // its length
 
-runScan64:
+runScan:
 	CMPQ    R11, CX
-	JAE     runScanned64
+	JAE     runScanned
 	MOVLQSX (R9)(R11*4), AX
 	CMPQ    AX, R15
-	JNE     runScanned64
+	JNE     runScanned
 	INCQ    R11
-	JMP     runScan64
+	JMP     runScan
 
-runScanned64:
+runScanned:
 	CMPQ  R15, rows-8(SP)
-	JAE   runNext64               // unsigned: negative or past the last row
+	JAE   runNext               // unsigned: negative or past the last row
 	IMULQ R12, R15
 	ADDQ  DI, R15
 	XORQ  R10, R10              // the chunk's byte offset in a row
 
-runChunk64:
+runChunk:
+	MOVQ R12, DX
+	SUBQ R10, DX
+	CMPQ DX, $256
+	JB   runChunk16             // fewer than 64 floats left
 	VMOVUPS 0(R15)(R10*1), Y0
 	VMOVUPS 32(R15)(R10*1), Y1
 	VMOVUPS 64(R15)(R10*1), Y2
@@ -497,23 +546,10 @@ runChunk64:
 	VMOVUPS 160(R15)(R10*1), Y5
 	VMOVUPS 192(R15)(R10*1), Y6
 	VMOVUPS 224(R15)(R10*1), Y7
-	XORQ R13, R13               // the message in the run
+	XORQ    R13, R13            // the message in the run
 
 runMessage64:
-	MOVQ    CX, DX
-	SUBQ    R13, DX
-	CMPQ    DX, ahead+128(FP)
-	JLE     runFetched64          // no message e + ahead
-	MOVQ    ahead+128(FP), DX
-	ADDQ    R13, DX
-	MOVLQSX (R9)(DX*4), AX      // dst[e + ahead]
-	MOVLQSX (R8)(DX*4), DX      // src[e + ahead]
-	IMULQ   R12, AX
-	ADDQ    DI, AX
-	ADDQ    R10, AX
-	IMULQ   R12, DX
-	ADDQ    SI, DX
-	ADDQ    R10, DX
+	RUN_AHEAD(runFetched64)
 	PREFETCHT0 0(AX)
 	PREFETCHT0 64(AX)
 	PREFETCHT0 128(AX)
@@ -526,45 +562,15 @@ runMessage64:
 	PREFETCHT0 255(DX)
 
 runFetched64:
-	MOVLQSX (R8)(R13*4), AX
-	CMPQ    AX, $0
-	JGE     runLow64
-	XORQ    AX, AX
-
-runLow64:
-	CMPQ AX, last-16(SP)
-	JLE  runHigh64
-	MOVQ last-16(SP), AX
-
-runHigh64:
-	IMULQ        R12, AX
-	ADDQ         SI, AX
-	ADDQ         R10, AX        // the chunk of x's row
-	VBROADCASTSS (BX)(R13*4), Y8
-	VMOVUPS 0(AX), Y9
-	VMULPS  Y8, Y9, Y9
-	VADDPS  Y9, Y0, Y0
-	VMOVUPS 32(AX), Y10
-	VMULPS  Y8, Y10, Y10
-	VADDPS  Y10, Y1, Y1
-	VMOVUPS 64(AX), Y11
-	VMULPS  Y8, Y11, Y11
-	VADDPS  Y11, Y2, Y2
-	VMOVUPS 96(AX), Y12
-	VMULPS  Y8, Y12, Y12
-	VADDPS  Y12, Y3, Y3
-	VMOVUPS 128(AX), Y13
-	VMULPS  Y8, Y13, Y13
-	VADDPS  Y13, Y4, Y4
-	VMOVUPS 160(AX), Y14
-	VMULPS  Y8, Y14, Y14
-	VADDPS  Y14, Y5, Y5
-	VMOVUPS 192(AX), Y15
-	VMULPS  Y8, Y15, Y15
-	VADDPS  Y15, Y6, Y6
-	VMOVUPS 224(AX), Y9
-	VMULPS  Y8, Y9, Y9
-	VADDPS  Y9, Y7, Y7
+	RUN_MESSAGE
+	ADD_SCALED(0, Y0, Y9)
+	ADD_SCALED(32, Y1, Y10)
+	ADD_SCALED(64, Y2, Y11)
+	ADD_SCALED(96, Y3, Y12)
+	ADD_SCALED(128, Y4, Y13)
+	ADD_SCALED(160, Y5, Y14)
+	ADD_SCALED(192, Y6, Y15)
+	ADD_SCALED(224, Y7, Y9)
 	INCQ R13
 	CMPQ R13, R11
 	JB   runMessage64
@@ -576,133 +582,44 @@ runHigh64:
 	VMOVUPS Y5, 160(R15)(R10*1)
 	VMOVUPS Y6, 192(R15)(R10*1)
 	VMOVUPS Y7, 224(R15)(R10*1)
-	ADDQ $256, R10
-	CMPQ R10, R12
-	JB   runChunk64
-
-runNext64:
-	LEAQ (R8)(R11*4), R8
-	LEAQ (R9)(R11*4), R9
-	LEAQ (BX)(R11*4), BX
-	SUBQ R11, CX
-	JMP  runStart64
-
-runsDone64:
-	VZEROUPPER
-	RET
-
-// func scaleAddRuns16(out, x, scale []float32, src, dst []int32, width, ahead int)
-// scaleAddRows32 for one scale per message (sub = width) and width a multiple of 16: each run of
-// messages to one row of out (equal dst, consecutive) is added 16 floats at a time in 2
-// registers, loaded from out before the run's first message and stored after its last, so each
-// element gets the same products and sums in the same order as one message at a time, without
-// the stores and loads between them. Before message e it prefetches the rows' chunks of message
-// e + ahead, where there is one (none for ahead ≥ len(dst)).
-TEXT ·scaleAddRuns16(SB), NOSPLIT, $16-136
-	MOVQ width+120(FP), R12
-	MOVQ out_len+8(FP), AX
-	XORQ DX, DX
-	DIVQ R12
-	MOVQ AX, rows-8(SP)         // rows of out
-	MOVQ x_len+32(FP), AX
-	XORQ DX, DX
-	DIVQ R12
-	DECQ AX
-	MOVQ AX, last-16(SP)        // last row of x
-	SHLQ $2, R12                // bytes per row
-	MOVQ out_base+0(FP), DI
-	MOVQ x_base+24(FP), SI
-	MOVQ scale_base+48(FP), BX
-	MOVQ src_base+72(FP), R8
-	MOVQ dst_base+96(FP), R9
-	MOVQ dst_len+104(FP), CX
-
-runStart16:
-	TESTQ CX, CX
-	JZ    runsDone16
-	MOVLQSX (R9), R15           // the run's row of out
-	MOVQ    $1, R11             // its length
-
-runScan16:
-	CMPQ    R11, CX
-	JAE     runScanned16
-	MOVLQSX (R9)(R11*4), AX
-	CMPQ    AX, R15
-	JNE     runScanned16
-	INCQ    R11
-	JMP     runScan16
-
-runScanned16:
-	CMPQ  R15, rows-8(SP)
-	JAE   runNext16               // unsigned: negative or past the last row
-	IMULQ R12, R15
-	ADDQ  DI, R15
-	XORQ  R10, R10              // the chunk's byte offset in a row
+	ADDQ    $256, R10
+	JMP     runChunkNext
 
 runChunk16:
 	VMOVUPS 0(R15)(R10*1), Y0
 	VMOVUPS 32(R15)(R10*1), Y1
-	XORQ R13, R13               // the message in the run
+	XORQ    R13, R13
 
 runMessage16:
-	MOVQ    CX, DX
-	SUBQ    R13, DX
-	CMPQ    DX, ahead+128(FP)
-	JLE     runFetched16          // no message e + ahead
-	MOVQ    ahead+128(FP), DX
-	ADDQ    R13, DX
-	MOVLQSX (R9)(DX*4), AX      // dst[e + ahead]
-	MOVLQSX (R8)(DX*4), DX      // src[e + ahead]
-	IMULQ   R12, AX
-	ADDQ    DI, AX
-	ADDQ    R10, AX
-	IMULQ   R12, DX
-	ADDQ    SI, DX
-	ADDQ    R10, DX
+	RUN_AHEAD(runFetched16)
 	PREFETCHT0 0(AX)
 	PREFETCHT0 63(AX)
 	PREFETCHT0 0(DX)
 	PREFETCHT0 63(DX)
 
 runFetched16:
-	MOVLQSX (R8)(R13*4), AX
-	CMPQ    AX, $0
-	JGE     runLow16
-	XORQ    AX, AX
-
-runLow16:
-	CMPQ AX, last-16(SP)
-	JLE  runHigh16
-	MOVQ last-16(SP), AX
-
-runHigh16:
-	IMULQ        R12, AX
-	ADDQ         SI, AX
-	ADDQ         R10, AX        // the chunk of x's row
-	VBROADCASTSS (BX)(R13*4), Y8
-	VMOVUPS 0(AX), Y9
-	VMULPS  Y8, Y9, Y9
-	VADDPS  Y9, Y0, Y0
-	VMOVUPS 32(AX), Y10
-	VMULPS  Y8, Y10, Y10
-	VADDPS  Y10, Y1, Y1
+	RUN_MESSAGE
+	ADD_SCALED(0, Y0, Y9)
+	ADD_SCALED(32, Y1, Y10)
 	INCQ R13
 	CMPQ R13, R11
 	JB   runMessage16
 	VMOVUPS Y0, 0(R15)(R10*1)
 	VMOVUPS Y1, 32(R15)(R10*1)
-	ADDQ $64, R10
-	CMPQ R10, R12
-	JB   runChunk16
+	ADDQ    $64, R10
 
-runNext16:
+runChunkNext:
+	CMPQ R10, R12
+	JB   runChunk
+
+runNext:
 	LEAQ (R8)(R11*4), R8
 	LEAQ (R9)(R11*4), R9
 	LEAQ (BX)(R11*4), BX
 	SUBQ R11, CX
-	JMP  runStart16
+	JMP  runStart
 
-runsDone16:
+runsDone:
 	VZEROUPPER
 	RET
 

@@ -18,18 +18,19 @@ func TestPortableLoopsMatchSimplego(t *testing.T) {
 	matchSimplego(t, slices.Concat(rowCases(), dotCases(), mulCases(), copyCases(), reduceCases(), broadcastCases(), fusedRowCases(), asRowCases(sumCases()), asRowCases(gatheredDotCases())))
 }
 
-// TestMessageKernelsMatchLoop runs the fused message kernels (scaleAddRows32; scaleAddRuns64 for
-// widths of 64 and 128 and scaleAddRuns16 for 16 and 48, with one scale per message) on messages sorted by target, so in runs,
-// and unsorted, with out-of-range indices (also among the prefetched messages: a prefetch never
-// faults, so the kernels read them unchecked), NaN payloads, infinities and −0, and every
-// prefetch distance: the sums must be the portable loop's, bit for bit.
+// TestMessageKernelsMatchLoop runs the fused message kernels (scaleAddRows32, and scaleAddRuns for
+// widths of 16, 48, 64, 80 and 128 with one scale per message: chunks of 64 and of 16 floats) on
+// messages sorted by target, so in runs, and unsorted, with out-of-range indices (also among the
+// prefetched messages: a prefetch never faults, so the kernels read them unchecked), NaN
+// payloads, infinities and −0, and every prefetch distance: the sums must be the portable
+// loop's, bit for bit.
 func TestMessageKernelsMatchLoop(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 here")
 	}
 	rng := rand.New(rand.NewPCG(21, 22))
 	const rows, e = 9, 50
-	for _, c := range []struct{ width, sub int }{{21, 7}, {64, 64}, {128, 128}, {64, 32}, {16, 16}, {48, 48}, {3, 3}, {5, 5}, {6, 6}, {15, 15}} {
+	for _, c := range []struct{ width, sub int }{{21, 7}, {64, 64}, {128, 128}, {64, 32}, {16, 16}, {48, 48}, {80, 80}, {3, 3}, {5, 5}, {6, 6}, {15, 15}} {
 		for _, sorted := range []bool{false, true} {
 			x, scale := randomRows[float32](rng, rows*c.width), randomRows[float32](rng, e*c.width/c.sub)
 			x[3], x[c.width+1], scale[2] = math.Float32frombits(0x7fc00011), float32(math.Inf(-1)), math.Float32frombits(0x7fc00022)
@@ -47,14 +48,10 @@ func TestMessageKernelsMatchLoop(t *testing.T) {
 			for _, ahead := range []int{0, 1, 4, e - 1, e} {
 				got := slices.Clone(start)
 				kernel := "scaleAddRows32"
-				switch {
-				case c.sub == c.width && c.width%64 == 0:
-					kernel = "scaleAddRuns64"
-					scaleAddRuns64(got, x, scale, src, dst, c.width, ahead)
-				case c.sub == c.width && c.width%16 == 0:
-					kernel = "scaleAddRuns16"
-					scaleAddRuns16(got, x, scale, src, dst, c.width, ahead)
-				default:
+				if c.sub == c.width && c.width%16 == 0 {
+					kernel = "scaleAddRuns"
+					scaleAddRuns(got, x, scale, src, dst, c.width, ahead)
+				} else {
 					scaleAddRows32(got, x, scale, src, dst, c.width, c.sub, ahead)
 				}
 				for i := range got {
@@ -67,7 +64,7 @@ func TestMessageKernelsMatchLoop(t *testing.T) {
 	}
 }
 
-// TestLongRuns checks the choice of scaleAddRuns16: messages in runs of ten to a row, not random
+// TestLongRuns checks the choice of scaleAddRuns at widths other than 64: messages in runs of ten to a row, not random
 // ones nor runs of four.
 func TestLongRuns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
@@ -82,7 +79,7 @@ func TestLongRuns(t *testing.T) {
 
 // BenchmarkMessageKernels times the fused message kernels on Physics' sizes in one run: one message
 // at a time (scaleAddRows32) without and with prefetching (prefetchAhead), and in runs to a row
-// (scaleAddRuns64, prefetching). Propagation Â h: 530,417 random messages sorted by source, as
+// (scaleAddRuns, prefetching). Propagation Â h: 530,417 random messages sorted by source, as
 // the data sets' edge lists are, h [34493, 64]; projection X W: 1,137,311 non-zeros sorted by row
 // (runs of 33), W [8415, 64].
 func BenchmarkMessageKernels(b *testing.B) {
@@ -109,7 +106,7 @@ func BenchmarkMessageKernels(b *testing.B) {
 		}{
 			{"rows", func() { scaleAddRows32(out, x, scale, src, dst, width, width, c.nnz) }},
 			{"rows-prefetch", func() { scaleAddRows32(out, x, scale, src, dst, width, width, prefetchAhead) }},
-			{"runs-prefetch", func() { scaleAddRuns64(out, x, scale, src, dst, width, prefetchAhead) }},
+			{"runs-prefetch", func() { scaleAddRuns(out, x, scale, src, dst, width, prefetchAhead) }},
 		}
 		for _, k := range kernels {
 			b.Run(c.name+"/"+k.name, func(b *testing.B) {
