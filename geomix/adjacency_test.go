@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/geomix-go/geomix/datasets"
+	. "github.com/gomlx/gomlx/pkg/core/graph"
 )
 
 // pathGraph is 0 - 1 - 2 plus an isolated node 3, with both edge directions.
@@ -93,5 +94,34 @@ func TestParseNormalization(t *testing.T) {
 	}
 	if _, err := ParseNormalization("col"); err == nil {
 		t.Fatal("ParseNormalization(col) should fail")
+	}
+}
+
+// TestPropagateOncePerGraph: a graph builds each propagation once, so that a step's evaluation and
+// training passes share what they propagate alike; another input or bias gets its own, and the
+// biased form is Â (x + bias).
+func TestPropagateOncePerGraph(t *testing.T) {
+	row := BuildAdjacency(pathGraph(), NormRow)
+	got := runOnAdj(t, row, func(a *AdjacencyNodes, in []*Node) *Node {
+		x := in[0]
+		bias := Const(x.Graph(), []float64{10})
+		if Propagate(a, x) != Propagate(a, x) || propagateBiased(a, x, bias) != propagateBiased(a, x, bias) {
+			t.Error("a second propagation of the same input built new nodes")
+		}
+		if Propagate(a, x) == Propagate(a, Neg(x)) || propagateBiased(a, x, bias) == Propagate(a, x) ||
+			propagateBiased(a, x, bias) == propagateBiased(a, x, Const(x.Graph(), []float64{10})) {
+			t.Error("propagations of different inputs or biases share a node")
+		}
+		return propagateBiased(a, x, bias)
+	}, pathX)
+	dense, n := row.Dense(), row.NumNodes
+	for v := range n {
+		want := 0.0
+		for u := range n {
+			want += float64(dense[v*n+u]) * (pathX[u][0] + 10)
+		}
+		if math.Abs(got[v]-want) > 1e-12 {
+			t.Errorf("Â (x + 10) at node %d: got %g, want %g", v, got[v], want)
+		}
 	}
 }

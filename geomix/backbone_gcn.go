@@ -76,7 +76,7 @@ func (b GCN) Rest(ctx *context.Context, adj *AdjacencyNodes, xw *Node, dims Dims
 		if b.BiasAfter {
 			h = addRow(Propagate(adj, h), bias)
 		} else {
-			h = Propagate(adj, addRow(h, bias))
+			h = propagateBiased(adj, h, bias)
 		}
 		if i == len(widths)-1 {
 			break

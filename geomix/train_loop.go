@@ -101,7 +101,8 @@ func (t *trainer) resetForRun() error {
 // oneRun trains run r from the current (fresh) parameters and returns its curve and selected epoch.
 //
 // A step evaluates the parameters and then applies the next update, so epoch e's evaluation (after
-// update e) usually comes from the step that applies update e+1, sharing its input projection.
+// update e) usually comes from the step that applies update e+1, sharing its input projection and
+// what both passes propagate alike (GCN's first layer, SGC's hops: see Propagate).
 // Where epoch e's evaluation may end the run (the last epoch, or patience about to run out) it comes
 // from an evaluation-only call, so no update runs that the authors' loop would not run: Adam's state
 // carries into the next run. The numbers are those of update-then-evaluate, epoch by epoch.

@@ -50,7 +50,8 @@ func reduce(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.B
 }
 
 // reduceRows folds x (row-major of dims) into out, element x[i] into out[Σ index·steps], in flat
-// order: a sum from 0, or with isMax Go's max (as simplego) from the lowest value.
+// order: a sum from 0, or with isMax Go's max (as simplego) from the lowest value. A sum of the rows
+// of [R, W] into [W] adds each row in turn to out, the ScatterSum of every row to row 0.
 func reduceRows[T float32 | float64](out, x []T, dims, steps []int, isMax bool) {
 	init := T(0)
 	if isMax {
@@ -60,6 +61,10 @@ func reduceRows[T float32 | float64](out, x []T, dims, steps []int, isMax bool) 
 		out[i] = init
 	}
 	width, step := dims[len(dims)-1], steps[len(steps)-1]
+	if len(dims) == 2 && steps[0] == 0 && step == 1 && !isMax { // [R, W] to [W]: the rows added into out in order
+		applyRows(scatterAddOp, any(out), any(x), make([]int32, dims[0]))
+		return
+	}
 	if len(dims) == 2 && step == 0 { // [R, W] to [R]: a loop, where a call per row costs more than rows of a few elements
 		for r := range dims[0] {
 			out[r*steps[0]] = foldRow(out[r*steps[0]], x[r*width:(r+1)*width], isMax)

@@ -18,6 +18,11 @@ func reduceCases() []rowCase {
 	return []rowCase{
 		{"sum over rows [300, 23] (a bias gradient, a batch mean)", func(in []*Node) *Node { return ReduceSum(in[0], 0) },
 			[]any{random[float32](rng, 300, 23)}},
+		{"sum over rows [500, 64] (a hidden layer's bias gradient)", func(in []*Node) *Node { return ReduceSum(in[0], 0) },
+			[]any{random[float32](rng, 500, 64)}},
+		{"sum over rows [90, 5] float64", func(in []*Node) *Node { return ReduceSum(in[0], 0) }, []any{random[float64](rng, 90, 5)}},
+		{"sum over rows with NaN and infinities [6, 5]", func(in []*Node) *Node { return ReduceSum(in[0], 0) },
+			[]any{tensors.FromFlatDataAndDimensions(special, 6, 5)}},
 		{"sum over the last axis [300, 23] (softmax denominators)", func(in []*Node) *Node { return ReduceSum(in[0], 1) },
 			[]any{random[float64](rng, 300, 23)}},
 		{"sum over an inner axis [4, 50, 6]", func(in []*Node) *Node { return ReduceSum(in[0], 1) }, []any{random[float32](rng, 4, 50, 6)}},

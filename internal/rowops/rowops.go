@@ -11,7 +11,8 @@
 // with a column or a repeated row (broadcast.go: log-softmax, biases, normalisations), or of one
 // shape, or by a single value;
 // Transpose and BroadcastInDim as strided copies of whole runs, transposes in square tiles
-// (copy.go), and ReduceSum and ReduceMax of float32/float64 a row at a time (reduce.go), where
+// (copy.go), and ReduceSum and ReduceMax of float32/float64 a row at a time (reduce.go; a sum over
+// the leading axis, a bias gradient, adds whole rows in the row-sum kernel), where
 // simplego walks an index iterator per element; Where and Sign of float32 by conditional moves
 // (select.go), where simplego branches per element on data as random as dropout's masks; Exp of
 // float32 (exp.go), Max, Min, LessOrEqual, Abs and ConvertDType from uint32 (elementwise.go:
