@@ -117,11 +117,14 @@ func (a *Adjacency) Dense() []float32 {
 type AdjacencyNodes struct {
 	NumNodes         int
 	Src, Dst, Weight *graph.Node
-	// built holds the propagations built so far in this graph, by input and bias (see Propagate).
+	// built holds the backbones' propagations built so far in this graph (see backboneProp).
 	built map[propagation]*graph.Node
 }
 
-// propagation identifies Â (x + bias) in a graph; bias is nil for Â x.
+// shareBackboneProps is false only in the test that compares training with and without sharing.
+var shareBackboneProps = true
+
+// propagation identifies a backbone's Â (x + bias) in a graph; bias is nil for Â x.
 type propagation struct{ x, bias *graph.Node }
 
 // Inputs returns the tensors an executor must be fed for AdjacencyNodes, in the order
@@ -146,37 +149,33 @@ func NewAdjacencyNodes(numNodes int, src, dst, weight *graph.Node) *AdjacencyNod
 // Propagate returns Â x for x [N, D]: out[v] = Σ_e Weight[e] x[Src[e]] over entries with Dst[e] = v,
 // computed as Gather + ScatterSum (linear in |E|·D). The messages [E, D] are scaled by Weight
 // [E, 1] through Mul's implicit broadcast, which internal/rowops runs as a row scaling.
-//
-// A graph computes each propagation once: a second call on the same node x returns the first
-// call's result, so a step's evaluation and training passes share what they propagate alike (GCN's
-// first layer, SGC's hops). The values are the same; where two uses of one result feed a loss,
-// autodiff adds their gradients before propagating them back.
 func Propagate(adj *AdjacencyNodes, x *graph.Node) *graph.Node {
 	if x.Rank() != 2 || x.Shape().Dim(0) != adj.NumNodes {
 		panic(fmt.Sprintf("Propagate: want x [N=%d, D], got %s", adj.NumNodes, x.Shape()))
 	}
-	return adj.once(propagation{x: x}, func() *graph.Node {
-		gathered := graph.Gather(x, adj.Src) // [E, D]
-		msgs := graph.Mul(gathered, graph.ConvertDType(adj.Weight, x.DType()))
-		return graph.ScatterSum(graph.ZerosLike(x), adj.Dst, msgs, false, false)
-	})
+	gathered := graph.Gather(x, adj.Src) // [E, D]
+	msgs := graph.Mul(gathered, graph.ConvertDType(adj.Weight, x.DType()))
+	return graph.ScatterSum(graph.ZerosLike(x), adj.Dst, msgs, false, false)
 }
 
-// propagateBiased returns Â (h + bias) for h [N, D] and bias [D], once per graph like Propagate.
-func propagateBiased(adj *AdjacencyNodes, h, bias *graph.Node) *graph.Node {
-	return adj.once(propagation{x: h, bias: bias}, func() *graph.Node { return Propagate(adj, addRow(h, bias)) })
-}
-
-// once returns the node built for p in this graph, building it first if there is none.
-func (a *AdjacencyNodes) once(p propagation, build func() *graph.Node) *graph.Node {
-	if out, ok := a.built[p]; ok {
+// backboneProp is a backbone's propagation Â (h + bias) of its input h [N, D] (bias [D] or nil
+// for Â h), built once per graph: a step's evaluation pass and its training passes on the same
+// input (GCN's first layer, SGC's hops) share it, computed once. Only backbones share: mixing
+// keeps its own propagations, so that the gradients it adds up keep their order.
+func backboneProp(adj *AdjacencyNodes, h, bias *graph.Node) *graph.Node {
+	p := propagation{x: h, bias: bias}
+	if out, ok := adj.built[p]; ok && shareBackboneProps {
 		return out
 	}
-	if a.built == nil {
-		a.built = make(map[propagation]*graph.Node)
+	if adj.built == nil {
+		adj.built = make(map[propagation]*graph.Node)
 	}
-	out := build()
-	a.built[p] = out
+	in := h
+	if bias != nil {
+		in = addRow(h, bias)
+	}
+	out := Propagate(adj, in)
+	adj.built[p] = out
 	return out
 }
 

@@ -97,22 +97,23 @@ func TestParseNormalization(t *testing.T) {
 	}
 }
 
-// TestPropagateOncePerGraph: a graph builds each propagation once, so that a step's evaluation and
-// training passes share what they propagate alike; another input or bias gets its own, and the
-// biased form is Â (x + bias).
-func TestPropagateOncePerGraph(t *testing.T) {
+// TestBackbonePropOncePerGraph: a graph builds each backbone propagation once, so that a step's
+// evaluation and training passes share it; another input or bias gets its own, Propagate (the
+// mixing's) is never shared, and the biased form is Â (x + bias).
+func TestBackbonePropOncePerGraph(t *testing.T) {
 	row := BuildAdjacency(pathGraph(), NormRow)
 	got := runOnAdj(t, row, func(a *AdjacencyNodes, in []*Node) *Node {
 		x := in[0]
 		bias := Const(x.Graph(), []float64{10})
-		if Propagate(a, x) != Propagate(a, x) || propagateBiased(a, x, bias) != propagateBiased(a, x, bias) {
-			t.Error("a second propagation of the same input built new nodes")
+		if backboneProp(a, x, nil) != backboneProp(a, x, nil) || backboneProp(a, x, bias) != backboneProp(a, x, bias) {
+			t.Error("a second backbone propagation of the same input built new nodes")
 		}
-		if Propagate(a, x) == Propagate(a, Neg(x)) || propagateBiased(a, x, bias) == Propagate(a, x) ||
-			propagateBiased(a, x, bias) == propagateBiased(a, x, Const(x.Graph(), []float64{10})) {
-			t.Error("propagations of different inputs or biases share a node")
+		if backboneProp(a, x, nil) == backboneProp(a, Neg(x), nil) || backboneProp(a, x, bias) == backboneProp(a, x, nil) ||
+			backboneProp(a, x, bias) == backboneProp(a, x, Const(x.Graph(), []float64{10})) ||
+			Propagate(a, x) == backboneProp(a, x, nil) || Propagate(a, x) == Propagate(a, x) {
+			t.Error("propagations of different inputs or biases, or the mixing's, share a node")
 		}
-		return propagateBiased(a, x, bias)
+		return backboneProp(a, x, bias)
 	}, pathX)
 	dense, n := row.Dense(), row.NumNodes
 	for v := range n {

@@ -74,9 +74,9 @@ func (b GCN) Rest(ctx *context.Context, adj *AdjacencyNodes, xw *Node, dims Dims
 		}
 		bias := lctx.WithInitializer(biasInit).VariableWithShape("bias", shapes.Make(h.DType(), width)).ValueGraph(g)
 		if b.BiasAfter {
-			h = addRow(Propagate(adj, h), bias)
+			h = addRow(backboneProp(adj, h, nil), bias)
 		} else {
-			h = propagateBiased(adj, h, bias)
+			h = backboneProp(adj, h, bias)
 		}
 		if i == len(widths)-1 {
 			break

@@ -40,5 +40,9 @@ func (SGC) Rest(ctx *context.Context, adj *AdjacencyNodes, xw *Node, dims Dims) 
 	}
 	bias := ctx.WithInitializer(UniformFanIn(ctx, dims.Features)).
 		VariableWithShape("bias", shapes.Make(xw.DType(), dims.Classes)).ValueGraph(xw.Graph())
-	return addRow(PropagateK(adj, xw, hops), bias)
+	h := xw
+	for range hops {
+		h = backboneProp(adj, h, nil)
+	}
+	return addRow(h, bias)
 }

@@ -102,7 +102,7 @@ func (t *trainer) resetForRun() error {
 //
 // A step evaluates the parameters and then applies the next update, so epoch e's evaluation (after
 // update e) usually comes from the step that applies update e+1, sharing its input projection and
-// what both passes propagate alike (GCN's first layer, SGC's hops: see Propagate).
+// what both passes propagate alike (GCN's first layer, SGC's hops: see backboneProp).
 // Where epoch e's evaluation may end the run (the last epoch, or patience about to run out) it comes
 // from an evaluation-only call, so no update runs that the authors' loop would not run: Adam's state
 // carries into the next run. The numbers are those of update-then-evaluate, epoch by epoch.

@@ -287,3 +287,31 @@ func TestGCNBaselineTakesPresetFlavour(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedPropagationsKeepTheNumbers: sharing the backbones' propagations between a step's
+// evaluation and training passes (backboneProp) gives the losses and accuracies of building them
+// apart, bit for bit, at every epoch: on both GCN flavours, plain, with the mixings whose
+// gradients meet the shared input (GeoMix-I with label_grad, GeoMix-III), and on SGC.
+func TestSharedPropagationsKeepTheNumbers(t *testing.T) {
+	for _, backbone := range []string{"gcn", "gcnconv", "sgc"} {
+		for _, method := range []string{"gcn", "geomix1", "geomix3"} {
+			extra := map[string]any{ParamBackbone: backbone, ParamUseBN: false, ParamGraphWeight: 0.8, ParamResWeight: 0.5}
+			if method == "gcn" && backbone == "sgc" {
+				method = "sgc"
+			}
+			shared := trainTiny(t, method, 3, extra)
+			shareBackboneProps = false
+			apart := trainTiny(t, method, 3, extra)
+			shareBackboneProps = true
+			for r := range shared.PerRun {
+				for e, got := range shared.PerRun[r].Curve {
+					want := apart.PerRun[r].Curve[e]
+					if got.Loss != want.Loss || got.ValAcc != want.ValAcc || got.TestAcc != want.TestAcc {
+						t.Fatalf("%s on %s, run %d epoch %d: shared gave loss %v val %v test %v, apart %v %v %v",
+							method, backbone, r, e, got.Loss, got.ValAcc, got.TestAcc, want.Loss, want.ValAcc, want.TestAcc)
+					}
+				}
+			}
+		}
+	}
+}
