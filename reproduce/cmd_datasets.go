@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/geomix-go/geomix/datasets"
+	"github.com/geomix-go/geomix/internal/atomicfile"
 )
 
 func init() {
@@ -37,7 +39,7 @@ type datasetStats struct {
 }
 
 // runDatasets implements `reproduce datasets [--data DIR] [--json] [--offline] [--verify]
-// [--names a,b]`, printing to stdout.
+// [--names a,b] [--raw-features] [--export DIR]`, printing to stdout.
 // Data sets whose files are missing (and cannot be downloaded) are skipped with a note on stderr;
 // any other load error (e.g. a corrupt file) fails the command.
 func runDatasets(args []string, stdout, stderr io.Writer) error {
@@ -49,6 +51,8 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 	verify := fs.Bool("verify", false, "also check the sha256 of files already present (their size is always checked)")
 	only := fs.String("names", "", "comma-separated data sets to list (default: all registered, see datasets.Names)")
 	files := fs.Bool("files", false, "list every raw file (path under the data root, size, sha256, URL) as a Markdown table, load nothing")
+	export := fs.String("export", "", "also write each data set listed as DIR/<name>.npz, the arrays our trainers see (numpy; see datasets.Graph.WriteNPZ)")
+	rawFeatures := fs.Bool("raw-features", false, "load features without the row normalisation (as the presets with --no_feat_norm do)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -59,7 +63,7 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 		printFiles(stdout)
 		return nil
 	}
-	opts := datasets.Options{Root: *dataDir, Offline: *offline, VerifyChecksums: *verify, Progress: stderr}
+	opts := datasets.Options{Root: *dataDir, Offline: *offline, VerifyChecksums: *verify, RawFeatures: *rawFeatures, Progress: stderr}
 	names := datasets.Names()
 	if *only != "" {
 		names = strings.Split(*only, ",")
@@ -75,6 +79,13 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("loading %s: %w", name, err)
 		}
 		rows = append(rows, statsOf(g))
+		if *export != "" {
+			path := filepath.Join(*export, name+".npz")
+			if err := atomicfile.Write(path, g.WriteNPZ); err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "wrote %s\n", path)
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

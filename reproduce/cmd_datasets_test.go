@@ -1,10 +1,12 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -84,5 +86,42 @@ func TestDatasetsCommandOnRealData(t *testing.T) {
 	}
 	if len(cora) != 10 {
 		t.Errorf("cora has keys %v, want exactly name, nodes, edges, features, classes, train, val, test, splits, edge_homophily", cora)
+	}
+}
+
+// TestDatasetsCommandExports writes the synthetic graph as DIR/synthetic.npz with every member
+// datasets.Graph.WriteNPZ documents, and names the path when it cannot write there.
+func TestDatasetsCommandExports(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := runDatasets([]string{"--data", t.TempDir(), "--offline", "--names", "synthetic", "--export", dir}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "synthetic.npz")
+	if !strings.Contains(stderr.String(), "wrote "+path) {
+		t.Errorf("stderr %q does not name %s", stderr.String(), path)
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = zr.Close() }()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	want := []string{"x_indptr.npy", "x_indices.npy", "x_data.npy", "x_shape.npy", "edge_index.npy", "y.npy",
+		"num_classes.npy", "train_mask.npy", "val_mask.npy", "test_mask.npy"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("members %v, want %v", names, want)
+	}
+
+	blocked := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = runDatasets([]string{"--data", t.TempDir(), "--offline", "--names", "synthetic", "--export", blocked}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(blocked, "synthetic.npz")) {
+		t.Errorf("exporting under a file: error %v, want one naming %s", err, filepath.Join(blocked, "synthetic.npz"))
 	}
 }
