@@ -3,7 +3,10 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -123,5 +126,63 @@ func TestDatasetsCommandExports(t *testing.T) {
 	err = runDatasets([]string{"--data", t.TempDir(), "--offline", "--names", "synthetic", "--export", blocked}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(blocked, "synthetic.npz")) {
 		t.Errorf("exporting under a file: error %v, want one naming %s", err, filepath.Join(blocked, "synthetic.npz"))
+	}
+}
+
+// TestDatasetsCommandExportsRawFeatures exports Cora with and without --raw-features: its binary
+// bag-of-words values stay 1 raw, and every row sums to 1 otherwise.
+func TestDatasetsCommandExportsRawFeatures(t *testing.T) {
+	root := os.Getenv("GEOMIX_DATA")
+	if root == "" {
+		t.Skip("GEOMIX_DATA is not set: skipping the test on real data (CI sets it to ../shared/data)")
+	}
+	if !filepath.IsAbs(root) {
+		root = filepath.Join("..", root)
+	}
+	values := func(raw bool) []float32 {
+		dir := t.TempDir()
+		args := []string{"--data", root, "--offline", "--names", "cora", "--export", dir}
+		if raw {
+			args = append(args, "--raw-features")
+		}
+		var stdout, stderr bytes.Buffer
+		if err := runDatasets(args, &stdout, &stderr); err != nil {
+			t.Fatal(err)
+		}
+		zr, err := zip.OpenReader(filepath.Join(dir, "cora.npz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = zr.Close() }()
+		f, err := zr.Open("x_data.npy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = data[10+int(binary.LittleEndian.Uint16(data[8:10])):]
+		out := make([]float32, len(data)/4)
+		for i := range out {
+			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+		return out
+	}
+	sum := func(v []float32) (s float64) {
+		for _, x := range v {
+			s += float64(x)
+		}
+		return s
+	}
+	raw, normalised := values(true), values(false)
+	if len(raw) != 49216 || len(normalised) != 49216 {
+		t.Fatalf("Cora non-zeros: %d raw, %d normalised, want 49216", len(raw), len(normalised))
+	}
+	if got := sum(raw); got != 49216 {
+		t.Errorf("raw Cora features sum to %v, want 49216 (all ones)", got)
+	}
+	if got := sum(normalised); math.Abs(got-2708) > 0.01 {
+		t.Errorf("normalised Cora features sum to %v, want 2708 (each row to 1)", got)
 	}
 }
