@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""A PyTorch re-implementation of the GeoMix authors' main_exp training (SPEC §2.1-2.8), to check
-our Go numbers against the reference algorithm in the reference framework.
+"""A PyTorch re-implementation of the GeoMix authors' main_exp and hetero training (SPEC §2.1-2.8),
+to check our Go numbers against the reference algorithm in the reference framework.
 
 It reads a data set exported by `go run ./reproduce datasets --names D --export DIR` (the arrays our
-trainers see: features, edges, labels, split) and trains the authors' GCN (bias before propagation,
-BatchNorm1d, ReLU, dropout) plainly or with GeoMix-I, -II or -III (with --use_weight, as every
-main_exp row), the pseudo-labels of the current model in train mode (with --label_grad their
-gradient flows), the loss CE + soft-CE on every non-train node, torch's Adam with coupled weight
-decay created once and carried across runs (--reset_adam re-creates it, as our plain baselines do),
-evaluation every epoch and the test accuracy at the first best validation accuracy.
+trainers see: features, edges, labels, splits) and trains the authors' GCN (bias before propagation,
+BatchNorm1d, ReLU, dropout; or the hetero code's PyG GCNConv with --backbone gcnconv) plainly or
+with GeoMix-I, -II or -III (with --use_weight, as every script row; --frozen_attention for hetero),
+the pseudo-labels of the current model in train mode (with --label_grad their gradient flows), the
+loss CE + soft-CE on every non-train node, torch's Adam with coupled weight decay created once and
+carried across runs (--reset_adam re-creates it, as our plain baselines do), evaluation every epoch
+and the test accuracy at the first best validation accuracy (hetero: with --patience 200).
 
 Flags carry the reference's argparse names, so a row of its aug_gcn.sh reads the same. One
 difference in arithmetic, not in the maths: the mixing runs on X's projections (X W, X W_q, X W_k)
@@ -29,7 +30,10 @@ import torch.nn.functional as F
 
 p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 p.add_argument("--npz", required=True, help="a data set written by `reproduce datasets --export`")
-p.add_argument("--split", type=int, default=0, help="column of the split masks")
+p.add_argument("--split", type=int, default=0, help="column of the split masks (with several, run r uses column r)")
+p.add_argument("--backbone", choices=["gcn", "gcnconv"], default="gcn",
+               help="gcn: main_exp's layer, Â (x Wᵀ + b); gcnconv: the hetero code's PyG GCNConv, Â x Wᵀ + b, b = 0 at init")
+p.add_argument("--num_layers", type=int, default=2)
 p.add_argument("--method", choices=["gcn", "geomix1", "geomix2", "geomix3"], required=True)
 p.add_argument("--lr", type=float, default=0.01)
 p.add_argument("--hidden_channels", type=int, default=64)
@@ -46,6 +50,8 @@ p.add_argument("--label_grad", action="store_true")
 p.add_argument("--epochs", type=int, default=300)
 p.add_argument("--runs", type=int, default=5)
 p.add_argument("--seed", type=int, default=123)
+p.add_argument("--patience", type=int, default=0, help="stop a run after this many epochs without a better validation accuracy (hetero: 200); 0 never")
+p.add_argument("--frozen_attention", action="store_true", help="GeoMix-III's W_q/W_k outside the optimizer and never reset (the hetero code)")
 p.add_argument("--reset_adam", action="store_true", help="re-create Adam every run")
 p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
 a = p.parse_args()
@@ -60,8 +66,13 @@ X = torch.sparse_coo_tensor(torch.from_numpy(np.stack([rows, data["x_indices"].a
                             torch.from_numpy(data["x_data"]), (n, d)).coalesce()
 src, dst = (torch.from_numpy(e.astype(np.int64)) for e in data["edge_index"])
 y = torch.from_numpy(data["y"].astype(np.int64))
-train, val, test = (torch.from_numpy(np.flatnonzero(data[m + "_mask"][:, a.split]))
-                    for m in ("train", "val", "test"))
+
+
+def split(r):
+    """The split of run r: column r of several (Squirrel, Chameleon), else --split."""
+    col = r % data["train_mask"].shape[1] if data["train_mask"].shape[1] > 1 else a.split
+    return (torch.from_numpy(np.flatnonzero(data[m + "_mask"][:, col])) for m in ("train", "val", "test"))
+
 
 # SPEC §0.1: exactly one self-loop per node, D^-1/2 (A+I) D^-1/2, the degree counted on the target.
 loops = torch.arange(n)
@@ -74,14 +85,13 @@ def prop(h):
     return torch.sparse.mm(adj, h)
 
 
-unlabelled = torch.ones(n, dtype=torch.bool)
-unlabelled[train] = False
 onehot = F.one_hot(y, c).float()
 H, E, K = a.hidden_channels, a.attn_emb_dim, a.hops
 
 
 class GCNLayer(nn.Module):
-    """SPEC §2.1: Â (x Wᵀ + b), W Glorot-uniform, b ~ U(±1/√in); forward takes z = x Wᵀ."""
+    """SPEC §2.1: Â (x Wᵀ + b), W Glorot-uniform, b ~ U(±1/√in); with --backbone gcnconv (SPEC §2.2)
+    Â x Wᵀ + b with b = 0 at init. forward takes z = x Wᵀ."""
 
     def __init__(self, fan_in, fan_out):
         super().__init__()
@@ -91,27 +101,36 @@ class GCNLayer(nn.Module):
 
     def reset_parameters(self):
         nn.init.xavier_uniform_(self.weight)
-        bound = 1 / math.sqrt(self.fan_in)
-        nn.init.uniform_(self.bias, -bound, bound)
+        if a.backbone == "gcnconv":
+            nn.init.zeros_(self.bias)
+        else:
+            bound = 1 / math.sqrt(self.fan_in)
+            nn.init.uniform_(self.bias, -bound, bound)
 
     def forward(self, z):
-        return prop(z + self.bias)
+        return prop(z) + self.bias if a.backbone == "gcnconv" else prop(z + self.bias)
 
 
 class GeoMixGCN(nn.Module):
     def __init__(self):
         super().__init__()
-        self.convs = nn.ModuleList([GCNLayer(d, H), GCNLayer(H, c)])
-        self.bn = nn.BatchNorm1d(H) if a.use_bn else None
+        widths = [d] + [H] * (a.num_layers - 1) + [c]
+        self.convs = nn.ModuleList([GCNLayer(i, o) for i, o in zip(widths, widths[1:])])
+        self.bns = nn.ModuleList([nn.BatchNorm1d(H) for _ in range(a.num_layers - 1)]) if a.use_bn else None
         if a.method == "geomix3":
             self.wq = nn.ModuleList([nn.Linear(d, E) for _ in range(K)])
             self.wk = nn.ModuleList([nn.Linear(d, E) for _ in range(K)])
+        self.initialised = False
         self.reset_parameters()
 
     def reset_parameters(self):
+        frozen = set()
+        if a.method == "geomix3" and a.frozen_attention and self.initialised:
+            frozen = set(self.wq.modules()) | set(self.wk.modules())
         for m in self.modules():
-            if m is not self and hasattr(m, "reset_parameters"):
+            if m is not self and hasattr(m, "reset_parameters") and m not in frozen:
                 m.reset_parameters()
+        self.initialised = True
 
     def project(self):
         """[N, H (+ 2 K E)]: X W₀ᵀ, then X W_qᵀ and X W_kᵀ of each hop (GeoMix-III), without biases."""
@@ -124,10 +143,11 @@ class GeoMixGCN(nn.Module):
     def forward(self, z):
         """Logits [N, C] from z = X W₀ᵀ [N, H] (of the original or the mixed features)."""
         h = self.convs[0](z)
-        if self.bn is not None:
-            h = self.bn(h)
-        h = F.dropout(F.relu(h), a.dropout, training=self.training)
-        return self.convs[1](h @ self.convs[1].weight.t())
+        for i, conv in enumerate(self.convs[1:]):
+            if self.bns is not None:
+                h = self.bns[i](h)
+            h = conv(F.dropout(F.relu(h), a.dropout, training=self.training) @ conv.weight.t())
+        return h
 
     def augment(self, z, labels):
         """Mixes the projections z and the labels [N, C] alike: SPEC §2.3-2.5."""
@@ -166,12 +186,25 @@ class GeoMixGCN(nn.Module):
 torch.manual_seed(a.seed)
 np.random.seed(a.seed)
 model = GeoMixGCN()
-opt = torch.optim.Adam(model.parameters(), lr=a.lr, weight_decay=a.weight_decay)
+
+
+def trained():
+    """The optimizer's parameters: all, or all but W_q/W_k with --frozen_attention."""
+    if not (a.frozen_attention and a.method == "geomix3"):
+        return list(model.parameters())
+    frozen = {id(q) for q in list(model.wq.parameters()) + list(model.wk.parameters())}
+    return [q for q in model.parameters() if id(q) not in frozen]
+
+
+opt = torch.optim.Adam(trained(), lr=a.lr, weight_decay=a.weight_decay)
 tests, start = [], time.time()
 for run in range(a.runs):
     model.reset_parameters()
     if a.reset_adam and run > 0:
-        opt = torch.optim.Adam(model.parameters(), lr=a.lr, weight_decay=a.weight_decay)
+        opt = torch.optim.Adam(trained(), lr=a.lr, weight_decay=a.weight_decay)
+    train, val, test = split(run)
+    unlabelled = torch.ones(n, dtype=torch.bool)
+    unlabelled[train] = False
     best_epoch, best_val, best_test = -1, -1.0, 0.0
     for epoch in range(a.epochs):
         model.train()
@@ -195,6 +228,8 @@ for run in range(a.runs):
         val_acc = (pred[val] == y[val]).float().mean().item()
         if val_acc > best_val:
             best_epoch, best_val, best_test = epoch, val_acc, (pred[test] == y[test]).float().mean().item()
+        elif a.patience and epoch - best_epoch >= a.patience:
+            break
     tests.append(100 * best_test)
     print(f"run {run}: best epoch {best_epoch}, val {100 * best_val:.2f}, test {100 * best_test:.2f}"
           f" ({time.time() - start:.0f} s)", flush=True)
