@@ -132,10 +132,11 @@ class GeoMixGCN(nn.Module):
                 m.reset_parameters()
         self.initialised = True
 
-    def project(self):
-        """[N, H (+ 2 K E)]: X W₀ᵀ, then X W_qᵀ and X W_kᵀ of each hop (GeoMix-III), without biases."""
+    def project(self, attention=True):
+        """[N, H (+ 2 K E)]: X W₀ᵀ, then (GeoMix-III, unless attention is False) X W_qᵀ and X W_kᵀ of
+        each hop, without biases."""
         ws = [self.convs[0].weight]
-        if a.method == "geomix3":
+        if a.method == "geomix3" and attention:
             for i in range(K):
                 ws += [self.wq[i].weight, self.wk[i].weight]
         return torch.sparse.mm(X, torch.cat(ws, 0).t())
@@ -224,7 +225,7 @@ for run in range(a.runs):
         opt.step()
         model.eval()
         with torch.no_grad():
-            pred = model(model.project()[:, :H]).argmax(1)
+            pred = model(model.project(attention=False)).argmax(1)
         val_acc = (pred[val] == y[val]).float().mean().item()
         if val_acc > best_val:
             best_epoch, best_val, best_test = epoch, val_acc, (pred[test] == y[test]).float().mean().item()
