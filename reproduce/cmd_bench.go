@@ -29,14 +29,15 @@ func init() {
 // benchReport is `reproduce bench --json` and the --out file: the rows and where they were measured.
 type benchReport struct {
 	Rows        []*geomix.EpochTiming `json:"rows"`
-	GitRevision string                `json:"git_revision"` // of the working directory, which need not be the binary's
+	Costs       []*geomix.EpochCost   `json:"costs,omitempty"` // with --profile
+	GitRevision string                `json:"git_revision"`    // of the working directory, which need not be the binary's
 	GOMAXPROCS  int                   `json:"gomaxprocs"`
 	Backend     string                `json:"backend"`
 	MeasuredAt  string                `json:"measured_at"`
 }
 
 // runBench implements `reproduce bench [--datasets a,b] [--methods m,n] [--epochs E] [--data DIR]
-// [--set param=value ...] [--json] [--out FILE]`.
+// [--set param=value ...] [--profile] [--json] [--out FILE]`.
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -46,6 +47,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
 	out := fs.String("out", "", "also write the JSON report to this file (atomically)")
+	profile := fs.Bool("profile", false, "also measure as many epochs one op at a time, every op timed on a sequential backend: ops, work (their sum), span (the longest chain of ops) and where the work goes")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a hyper-parameter of every cell, repeatable: "+strings.Join(geomix.ParamNames(), ", "))
 	if err := fs.Parse(args); err != nil {
@@ -87,6 +89,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		report.Rows = append(report.Rows, timings...)
+		if *profile {
+			fmt.Fprintf(stderr, "profile data set %d of %d: %s, %d rounds of one epoch each, one op at a time\n", i+1, len(datasetList), d, *epochs)
+			costs, err := geomix.ProfileEpochsPresets(ctx, d, methodList, data, *epochs)
+			if err != nil {
+				return err
+			}
+			report.Costs = append(report.Costs, costs...)
+		}
 	}
 	if *out != "" {
 		if err := atomicfile.Write(*out, func(w io.Writer) error {
@@ -111,6 +121,33 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			ratio = fmt.Sprintf("%.2f", r.RatioToGCN)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%s\t%.0f\t%.1f\n", r.Dataset, r.Method, r.MillisPerEpoch, r.MillisIQR, ratio, r.PeakHeapMiB, r.SetupSeconds)
+	}
+	if err := tw.Flush(); err != nil || len(report.Costs) == 0 {
+		return err
+	}
+	return printCosts(stdout, report.Costs)
+}
+
+// printCosts prints the --profile table: per cell its ops, work, span and bound with their ratios
+// to GCN's, and the three op types with the most work.
+func printCosts(w io.Writer, costs []*geomix.EpochCost) error {
+	fmt.Fprintf(w, "\none op at a time (median epoch, ms; work: the ops' summed time, span: the longest chain of ops, bound: max(work/%d, span), the least time on %d cores):\n",
+		runtime.GOMAXPROCS(0), runtime.GOMAXPROCS(0))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "DATASET\tMETHOD\tOPS\tWORK\tX GCN\tSPAN\tX GCN\tBOUND\tX GCN\tMOST WORK: OP MS (COUNT)")
+	ratio := func(r float64) string {
+		if r == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f", r)
+	}
+	for _, c := range costs {
+		var most []string
+		for _, op := range c.ByOp[:min(3, len(c.ByOp))] {
+			most = append(most, fmt.Sprintf("%s %.2f (%d)", op.Op, op.WorkMillis, op.Count))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.2f\t%s\t%s\n", c.Dataset, c.Method, c.Ops, c.WorkMillis, ratio(c.WorkRatioToGCN),
+			c.SpanMillis, ratio(c.SpanRatioToGCN), c.BoundMillis, ratio(c.BoundRatioToGCN), strings.Join(most, ", "))
 	}
 	return tw.Flush()
 }

@@ -61,3 +61,29 @@ func TestBenchCommandOnSyntheticData(t *testing.T) {
 		t.Errorf("stderr lacks the progress line:\n%s", stderr.String())
 	}
 }
+
+// TestBenchCommandProfiles checks --profile's table on the embedded data set: a row per method
+// with its ops, GeoMix-I's ratios to GCN, and the op type with the most work.
+func TestBenchCommandProfiles(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := runBench([]string{"--datasets", "synthetic", "--methods", "gcn,geomix1", "--epochs", "2", "--profile"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	text := stdout.String()
+	_, table, ok := strings.Cut(text, "one op at a time")
+	if !ok {
+		t.Fatalf("no profile table in:\n%s", text)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(line); len(f) > 9 && f[0] == "synthetic" {
+			rows = append(rows, f)
+		}
+	}
+	if len(rows) != 2 || rows[0][1] != "gcn" || rows[0][4] != "-" || rows[1][1] != "geomix1" || rows[1][4] == "-" || rows[1][6] == "-" || rows[1][8] == "-" {
+		t.Errorf("profile rows %q, want gcn without ratios, then geomix1 with them", rows)
+	}
+	if !strings.Contains(stderr.String(), "profile data set 1 of 1: synthetic, 2 rounds of one epoch each, one op at a time") {
+		t.Errorf("stderr lacks the profile's progress line:\n%s", stderr.String())
+	}
+}

@@ -45,6 +45,9 @@
 // The executors compute exactly what simplego's do, in the same order of additions, so results
 // are bit-identical (rowops_test.go, dot_test.go, mul_test.go, broadcast_test.go, copy_test.go,
 // reduce_test.go, fuse_test.go, sums_test.go, dots_test.go, select_test.go, scalar_test.go).
+// ProfileOps (profile.go) times every executor, ours and simplego's, while a function runs, and
+// gives the work and the longest chain of the ops it executed (`reproduce bench --profile`).
+//
 // The package also replaces GoMLX's gradient of Mul where one operand scales the rows of the other
 // (vjp.go), so that the gradient scales rows too instead of first broadcasting the column, and
 // reads fresh copies of gathered operands where it needs them (GAT's attention weights), so that
