@@ -16,7 +16,9 @@
 // simplego walks an index iterator per element; Where and Sign of float32 by conditional moves
 // (select.go), where simplego branches per element on data as random as dropout's masks; Exp of
 // float32 (exp.go), Max, Min, LessOrEqual, Abs and ConvertDType from uint32 (elementwise.go:
-// dropout's random values, ReLU), which simplego runs as plain loops of about 1-8 ns per element.
+// dropout's random values, ReLU), which simplego runs as plain loops of about 1-8 ns per element;
+// RNGBitGenerator (rng.go: dropout's random bits) storing whole 64-bit words where simplego
+// stores a byte at a time.
 //
 // On amd64 with AVX2 the float32 work runs in vector kernels (vec_amd64.s): row gathers and row
 // sums by int32 indices, products, row scalings, dot products, sums, differences and quotients,
@@ -44,7 +46,7 @@
 //
 // The executors compute exactly what simplego's do, in the same order of additions, so results
 // are bit-identical (rowops_test.go, dot_test.go, mul_test.go, broadcast_test.go, copy_test.go,
-// reduce_test.go, fuse_test.go, sums_test.go, dots_test.go, select_test.go, scalar_test.go).
+// reduce_test.go, fuse_test.go, sums_test.go, dots_test.go, select_test.go, scalar_test.go, rng_test.go).
 // ProfileOps (profile.go) times every executor, ours and simplego's, while a function runs, and
 // gives the work and the longest chain of the ops it executed (`reproduce bench --profile`).
 //
