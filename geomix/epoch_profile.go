@@ -31,8 +31,8 @@ type EpochCost struct {
 	// runs the epoch in less.
 	SpanMillis float64 `json:"span_ms"`
 	// BoundMillis is the median over the epochs of max(work / P, span) with P = GOMAXPROCS cores:
-	// the least time any schedule of these ops on P cores takes, if ops side by side ran as fast
-	// as alone (memory-bound ops on shared memory do not).
+	// no schedule of these ops on P cores takes less, as ops side by side run no faster than alone
+	// (memory-bound ones slower, so the bound need not be reached).
 	BoundMillis float64 `json:"bound_ms"`
 	// WorkRatioToGCN, SpanRatioToGCN and BoundRatioToGCN are the medians over rounds of this
 	// method's work, span and bound over GCN's of the same round, when GCN was measured beside it
