@@ -63,8 +63,8 @@ type OpTypeCost struct {
 // measures: run no other training in the process meanwhile.
 //
 // A method's ratio to GCN can be pushed lower by scheduling only down to BoundRatioToGCN (GCN
-// run at its best too), and by faster kernels only as far as they speed up the ops GCN does not
-// run more than those it does.
+// run at its best too), and by faster kernels only as far as they speed up the ops the method runs
+// more of than GCN.
 func ProfileEpochsPresets(ctx *context.Context, dataset string, methods []string, data datasets.Options, epochs int) ([]*EpochCost, error) {
 	if epochs < 1 {
 		return nil, fmt.Errorf("profiling %d epochs: want at least 1", epochs)

@@ -53,6 +53,7 @@ type graphTimes struct {
 	times []time.Duration
 }
 
+// add counts d, one execution of node.
 func (t *opTimes) add(node *simplego.Node, d time.Duration) {
 	b := (*simplego.Builder)(nodeField(node, "builder").UnsafePointer())
 	t.mu.Lock()
@@ -79,6 +80,7 @@ func (t *opTimes) add(node *simplego.Node, d time.Duration) {
 func ProfileOps(run func() error) (OpCost, error) {
 	times := &opTimes{graphs: map[*simplego.Builder]*graphTimes{}, byOp: map[backends.OpType]OpTypeCost{}}
 	single, multi := nodeExecutors, multiOutputsNodeExecutors
+	defer func() { nodeExecutors, multiOutputsNodeExecutors = single, multi }()
 	for op, exec := range single {
 		if exec != nil {
 			nodeExecutors[op] = func(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, owned []bool) (*simplego.Buffer, error) {
@@ -100,7 +102,6 @@ func ProfileOps(run func() error) (OpCost, error) {
 		}
 	}
 	err := run()
-	nodeExecutors, multiOutputsNodeExecutors = single, multi
 	cost := OpCost{ByOp: times.byOp}
 	for _, op := range times.byOp {
 		cost.Ops += op.Count

@@ -12,11 +12,11 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 )
 
-// RNGBitGenerator (dropout's random bits, one op per dropout) fills its output with a PCG
-// generator seeded by the first two words of the state [3] uint64: simplego takes the generator's 64-bit outputs a byte at
-// a time, branching per byte (about 1 ns per byte: a ninth of a Physics GCN epoch). rngBitGenerator
-// stores each output whole, little-endian, which is the same bytes in the same order, and leaves
-// the generator in the same state.
+// RNGBitGenerator (dropout's random bits, one op per dropout) fills its output from a PCG generator
+// seeded by the first two words of the state [3] uint64. simplego takes the generator's 64-bit
+// outputs a byte at a time, branching per byte (about 1 ns per byte: a ninth of a Physics GCN
+// epoch); rngBitGenerator stores each output whole, little-endian, which is the same bytes in the
+// same order, and leaves the generator in the same state.
 
 //go:linkname simplegoRNGBitGenerator github.com/gomlx/gomlx/backends/simplego.execRNGBitGenerator
 func simplegoRNGBitGenerator(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) ([]*simplego.Buffer, error)
