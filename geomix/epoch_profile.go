@@ -58,8 +58,8 @@ type OpTypeCost struct {
 // ProfileEpochsPresets measures epochs training epochs of each of methods on dataset with their
 // presets (ctx's hyper-parameters overriding them, as in TimeEpochsPresets) one op at a time, on
 // a pure-Go backend of its own that runs ops sequentially, every op timed (rowops.ProfileOps):
-// the work and the span of each epoch. Methods take turns in rounds of one epoch each, a round
-// starting one method later than the one before. It swaps the backend's executors while it
+// the work and the span of each epoch. Methods take turns in rounds of one epoch each, as in
+// TimeEpochsPresets. It swaps the backend's executors while it
 // measures: run no other training in the process meanwhile.
 //
 // A method's ratio to GCN can be pushed lower by scheduling only down to BoundRatioToGCN (GCN
@@ -81,15 +81,16 @@ func ProfileEpochsPresets(ctx *context.Context, dataset string, methods []string
 		}
 	}
 	costs := make([][]rowops.OpCost, len(methods)) // [method][round]
-	for round := range epochs {
-		for k := range methods {
-			i := (round + k) % len(methods)
-			cost, err := rowops.ProfileOps(func() error { return timers[i].step(round + 1) })
-			if err != nil {
-				return nil, fmt.Errorf("%s/%s: %w", dataset, methods[i], err)
-			}
-			costs[i] = append(costs[i], cost)
+	err = inRounds(len(methods), epochs, func(i, round int) error {
+		cost, err := rowops.ProfileOps(func() error { return timers[i].step(round + 1) })
+		if err != nil {
+			return fmt.Errorf("%s/%s: %w", dataset, methods[i], err)
 		}
+		costs[i] = append(costs[i], cost)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	millis := func(cs []rowops.OpCost, of func(rowops.OpCost) float64) []float64 {
 		out := make([]float64, len(cs))
@@ -117,11 +118,7 @@ func ProfileEpochsPresets(ctx *context.Context, dataset string, methods []string
 		})
 		if gcn >= 0 && i != gcn {
 			ratio := func(of func(rowops.OpCost) float64) float64 {
-				rs := make([]float64, epochs)
-				for r := range rs {
-					rs[r] = of(costs[i][r]) / of(costs[gcn][r])
-				}
-				return median(rs)
+				return pairedRatio(millis(costs[i], of), millis(costs[gcn], of))
 			}
 			out[i].WorkRatioToGCN, out[i].SpanRatioToGCN, out[i].BoundRatioToGCN = ratio(work), ratio(span), ratio(bound)
 		}

@@ -58,26 +58,23 @@ func TimeEpochsPresets(ctx *context.Context, backend backends.Backend, dataset s
 		timings[i] = &EpochTiming{Dataset: dataset, Method: method, Epochs: epochs, SetupSeconds: time.Since(start).Seconds()}
 	}
 	millis := make([][]float64, len(methods)) // [method][round]
-	for round := range epochs {
-		for k := range methods {
-			i := (round + k) % len(methods)
-			start := time.Now()
-			if err := timers[i].step(round + 1); err != nil {
-				return nil, fmt.Errorf("%s/%s: %w", dataset, methods[i], err)
-			}
-			millis[i] = append(millis[i], float64(time.Since(start).Microseconds())/1000)
+	err := inRounds(len(methods), epochs, func(i, round int) error {
+		start := time.Now()
+		if err := timers[i].step(round + 1); err != nil {
+			return fmt.Errorf("%s/%s: %w", dataset, methods[i], err)
 		}
+		millis[i] = append(millis[i], float64(time.Since(start).Microseconds())/1000)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	timers = nil // the memory pass below measures each trainer alone
 	gcn := slices.Index(methods, "gcn")
 	for i, t := range timings {
 		t.MillisPerEpoch, t.MillisIQR = medianIQR(millis[i])
 		if gcn >= 0 && i != gcn {
-			ratios := make([]float64, epochs)
-			for r := range ratios {
-				ratios[r] = millis[i][r] / millis[gcn][r]
-			}
-			t.RatioToGCN, _ = medianIQR(ratios)
+			t.RatioToGCN = pairedRatio(millis[i], millis[gcn])
 		}
 		peak, err := presetPeakHeap(ctx, backend, dataset, t.Method, data, epochs)
 		if err != nil {
@@ -86,6 +83,30 @@ func TimeEpochsPresets(ctx *context.Context, backend backends.Backend, dataset s
 		t.PeakHeapMiB = float64(peak) / (1 << 20)
 	}
 	return timings, nil
+}
+
+// inRounds calls measure(i, round) for method indices i < methods, in epochs rounds of one call
+// per method, each round starting one method later than the one before, so that the machine's
+// slow spells fall on every method alike. It stops at the first error.
+func inRounds(methods, epochs int, measure func(i, round int) error) error {
+	for round := range epochs {
+		for k := range methods {
+			if err := measure((round+k)%methods, round); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pairedRatio is the median over rounds r of xs[r] / gcn[r]: a method's measure over GCN's of the
+// same round.
+func pairedRatio(xs, gcn []float64) float64 {
+	ratios := make([]float64, len(xs))
+	for r := range ratios {
+		ratios[r] = xs[r] / gcn[r]
+	}
+	return median(ratios)
 }
 
 // newPresetEpochTimer loads dataset for method's preset and builds its epoch timer.
