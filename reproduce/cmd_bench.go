@@ -12,9 +12,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/geomix-go/geomix/geomix/methods"
+
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
 	"github.com/geomix-go/geomix/internal/atomicfile"
+	"github.com/geomix-go/geomix/internal/epochcost"
 	"github.com/geomix-go/geomix/reproduce/tables"
 )
 
@@ -28,12 +31,12 @@ func init() {
 
 // benchReport is `reproduce bench --json` and the --out file: the rows and where they were measured.
 type benchReport struct {
-	Rows        []*geomix.EpochTiming `json:"rows"`
-	Costs       []*geomix.EpochCost   `json:"costs,omitempty"` // with --profile
-	GitRevision string                `json:"git_revision"`    // of the working directory, which need not be the binary's
-	GOMAXPROCS  int                   `json:"gomaxprocs"`
-	Backend     string                `json:"backend"`
-	MeasuredAt  string                `json:"measured_at"`
+	Rows        []*epochcost.EpochTiming `json:"rows"`
+	Costs       []*epochcost.EpochCost   `json:"costs,omitempty"` // with --profile
+	GitRevision string                   `json:"git_revision"`    // of the working directory, which need not be the binary's
+	GOMAXPROCS  int                      `json:"gomaxprocs"`
+	Backend     string                   `json:"backend"`
+	MeasuredAt  string                   `json:"measured_at"`
 }
 
 // runBench implements `reproduce bench [--datasets a,b] [--methods m,n] [--epochs E] [--data DIR]
@@ -42,7 +45,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	names := fs.String("datasets", "cora,pubmed,physics", "comma-separated data sets: "+strings.Join(datasets.Names(), ", "))
-	methods := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (with gcn among them, each other's epoch is also given as a ratio to GCN's): "+strings.Join(geomix.MethodNames(), ", "))
+	methodsFlag := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (with gcn among them, each other's epoch is also given as a ratio to GCN's): "+strings.Join(geomix.Methods(), ", "))
 	epochs := fs.Int("epochs", 10, "timed epochs per method, in rounds of one epoch of every method, after one warm-up epoch each")
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
@@ -59,9 +62,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *epochs < 1 {
 		return fmt.Errorf("--epochs %d: want at least 1", *epochs)
 	}
-	methodList := strings.Split(*methods, ",")
+	methodList := strings.Split(*methodsFlag, ",")
 	for _, m := range methodList {
-		if _, _, err := geomix.ParseMethod(m); err != nil {
+		if _, err := methods.New(m); err != nil {
 			return err
 		}
 	}
@@ -84,14 +87,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	data := datasets.Options{Root: *dataDir}
 	for i, d := range datasetList {
 		fmt.Fprintf(stderr, "bench data set %d of %d: %s, %s, %d rounds of one epoch each\n", i+1, len(datasetList), d, strings.Join(methodList, ", "), *epochs)
-		timings, err := geomix.TimeEpochsPresets(ctx, backend, d, methodList, data, *epochs)
+		timings, err := epochcost.TimeEpochsPresets(ctx, backend, d, methodList, data, *epochs)
 		if err != nil {
 			return err
 		}
 		report.Rows = append(report.Rows, timings...)
 		if *profile {
 			fmt.Fprintf(stderr, "profile data set %d of %d: %s, %d rounds of one epoch each, one op at a time\n", i+1, len(datasetList), d, *epochs)
-			costs, err := geomix.ProfileEpochsPresets(ctx, d, methodList, data, *epochs)
+			costs, err := epochcost.ProfileEpochsPresets(ctx, d, methodList, data, *epochs)
 			if err != nil {
 				return err
 			}
@@ -130,7 +133,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 
 // printCosts prints the --profile table: per cell its ops, work, span and bound with their ratios
 // to GCN's, and the three op types with the most work.
-func printCosts(w io.Writer, costs []*geomix.EpochCost) error {
+func printCosts(w io.Writer, costs []*epochcost.EpochCost) error {
 	fmt.Fprintf(w, "\none op at a time (median epoch, ms; work: the ops' summed time, span: the longest chain of ops, bound: max(work/%d, span), the least time on %d cores):\n",
 		runtime.GOMAXPROCS(0), runtime.GOMAXPROCS(0))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

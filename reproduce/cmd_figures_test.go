@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/methods"
 	"github.com/geomix-go/geomix/reproduce/tables"
 )
 
 // echoRunner trains every cell to 60 + 10 alpha + hops (its Params, 0 when unset), reporting the
 // Params it was given as geomix.Train does.
 func echoRunner(c tables.Cell) (*geomix.Result, error) {
-	alpha, _ := c.Params[geomix.ParamAlpha].(float64)
-	hops, _ := c.Params[geomix.ParamHops].(int)
+	alpha, _ := c.Params[methods.ParamAlpha].(float64)
+	hops, _ := c.Params[methods.ParamHops].(int)
 	acc := 60 + 10*alpha + float64(hops)
 	res := &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: c.Runs, TestAccMean: acc, Params: c.Params}
 	for i := range c.Runs {

@@ -13,6 +13,9 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/backbones"
+	"github.com/geomix-go/geomix/geomix/methods"
+	"github.com/geomix-go/geomix/geomix/training"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -62,8 +65,8 @@ func (s setFlags) context() (*context.Context, error) {
 func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	dataset := fs.String("dataset", autoDataset, "data set ("+autoDataset+": cora when its files are in the data root or can be downloaded, else synthetic): "+strings.Join(datasets.Names(), ", "))
-	method := fs.String("method", "geomix1", "method: "+strings.Join(geomix.MethodNames(), ", "))
-	backbone := fs.String("backbone", "", "backbone for mixing methods (default: the preset's): "+strings.Join(geomix.BackboneNames(), ", "))
+	method := fs.String("method", "geomix1", "method: "+strings.Join(geomix.Methods(), ", "))
+	backbone := fs.String("backbone", "", "backbone for mixing methods (default: the preset's): "+strings.Join(backbones.Names(), ", "))
 	runs := fs.Int("runs", 0, "number of runs (default: the preset's)")
 	epochs := fs.Int("epochs", 0, "epochs per run (default: the preset's)")
 	seed := fs.Int("seed", 0, "seed (default: the preset's, 123 or 42)")
@@ -78,11 +81,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if _, _, err := geomix.ParseMethod(*method); err != nil {
+	if _, err := methods.New(*method); err != nil {
 		return err
 	}
 	if *backbone != "" {
-		if _, err := geomix.BackboneByName(*backbone); err != nil {
+		if _, err := backbones.ByName(*backbone); err != nil {
 			return err
 		}
 	}
@@ -90,13 +93,13 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for key, v := range map[string]int{geomix.ParamRuns: *runs, geomix.ParamEpochs: *epochs, geomix.ParamSeed: *seed} {
+	for key, v := range map[string]int{training.ParamRuns: *runs, training.ParamEpochs: *epochs, training.ParamSeed: *seed} {
 		if v != 0 {
 			ctx.SetParam(key, v)
 		}
 	}
 	if *backbone != "" {
-		ctx.SetParam(geomix.ParamBackbone, *backbone)
+		ctx.SetParam(backbones.ParamBackbone, *backbone)
 	}
 	backend, err := geomix.NewBackend()
 	if err != nil {

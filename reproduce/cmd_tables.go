@@ -10,7 +10,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/geomix-go/geomix/datasets"
-	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/backbones"
+	"github.com/geomix-go/geomix/geomix/methods"
 	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/geomix-go/geomix/reproduce/tables"
 )
@@ -225,11 +226,12 @@ func listStatus(e tables.Entry) (status, note string) {
 
 // missingBackbones lists the backbones that methods name (the plain baselines gat, sgc, ...) but
 // geomix has not registered.
-func missingBackbones(methods []string) []string {
+func missingBackbones(names []string) []string {
 	var missing []string
-	for _, m := range methods {
-		if _, backbone, err := geomix.ParseMethod(m); err == nil && backbone != "" {
-			if _, err := geomix.BackboneByName(backbone); err != nil {
+	for _, m := range names {
+		if mth, err := methods.New(m); err == nil && mth.Backbone("") != "" {
+			backbone := mth.Backbone("")
+			if _, err := backbones.ByName(backbone); err != nil {
 				missing = append(missing, backbone)
 			}
 		}

@@ -4,8 +4,8 @@
 // GoMLX's autodiff on the pure-Go backend, and the heterophily discussion (class means collapse as
 // p -> 1/C; GeoMix-I's residual α restores their separation).
 //
-// Every mixing step is computed by the project's own geomix.MixI / geomix.MixII on a
-// geomix.BuildAdjacency, so the checks test the real code. Each check compares a prediction of the
+// Every mixing step is computed by the project's own mixing.MixI / mixing.MixII on a
+// mixing.BuildAdjacency, so the checks test the real code. Each check compares a prediction of the
 // paper with a measurement and a tolerance derived from sampling error (Student-t quantiles over
 // independent replicate graphs, Bonferroni-corrected over the grid) or from floating-point rounding;
 // none is tuned to pass, and the tests show that a perturbed formula fails. Same Options => same
@@ -13,7 +13,7 @@
 // (degrees vary around the mean; rare redraws on duplicate edges), see datasets.SyntheticConfig.
 //
 // Where the paper and the measured setting differ, the check's Note says so. In particular:
-// Theorems 1-2 use e_ij = 1/deg(i) (the proofs' choice, geomix.NormRow), not the code's D̃^-1/2(A+I)D̃^-1/2;
+// Theorems 1-2 use e_ij = 1/deg(i) (the proofs' choice, mixing.NormRow), not the code's D̃^-1/2(A+I)D̃^-1/2;
 // Theorem 3 as printed holds only when every row of e sums to 1, so F1/F2 carry a degree-correction
 // term that vanishes in that case (see SmoothnessEnergy); and the proof's last line states α = 2τβ
 // where the algebra gives 1−α = 2τβ.

@@ -52,7 +52,7 @@ func heterophilyCollapse(o Options, predict func(numC int, p float64) float64) (
 }
 
 // HeterophilyAlphaRestores checks the remedy of Sec. 3.2 at p = 1/C, where the basic mixup collapses:
-// one GeoMix-I step with residual α in {0.25, 0.5, 0.75} (geomix.MixI on geomix.NormRow) keeps the
+// one GeoMix-I step with residual α in {0.25, 0.5, 0.75} (mixing.MixI on mixing.NormRow) keeps the
 // class means separated by the factor α + (1−α)λ = α (ResidualSeparation).
 func HeterophilyAlphaRestores(o Options) (Check, error) {
 	return heterophilyAlphaRestores(o, ResidualSeparation)

@@ -6,13 +6,13 @@ import (
 	"math/rand/v2"
 
 	"github.com/geomix-go/geomix/datasets"
-	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/mixing"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
-// mixedSample is one synthetic graph after one GeoMix-I step with e_ij = 1/deg(i) (geomix.NormRow)
+// mixedSample is one synthetic graph after one GeoMix-I step with e_ij = 1/deg(i) (mixing.NormRow)
 // applied to its features and one-hot pseudo labels together.
 type mixedSample struct {
 	graph  *datasets.Graph
@@ -61,7 +61,7 @@ func drawMixed(backend backends.Backend, cfg datasets.SyntheticConfig, alpha flo
 		copy(x[i*width:], dense[i*numF:(i+1)*numF])
 		x[i*width+numF+int(truth.PseudoLabels[i])] = 1
 	}
-	adj := geomix.BuildAdjacency(g, geomix.NormRow)
+	adj := mixing.BuildAdjacency(g, mixing.NormRow)
 	mixed, err := runMixI(backend, adj, x, width, alpha)
 	if err != nil {
 		return nil, err
@@ -73,14 +73,14 @@ func drawMixed(backend backends.Backend, cfg datasets.SyntheticConfig, alpha flo
 	return &mixedSample{graph: g, truth: truth, degree: degree, mixed: mixed}, nil
 }
 
-// runMixI computes geomix.MixI(adj, x, alpha, 1) for x [N, width] (row-major float32).
-func runMixI(backend backends.Backend, adj *geomix.Adjacency, x []float32, width int, alpha float64) ([]float32, error) {
+// runMixI computes mixing.MixI(adj, x, alpha, 1) for x [N, width] (row-major float32).
+func runMixI(backend backends.Backend, adj *mixing.Adjacency, x []float32, width int, alpha float64) ([]float32, error) {
 	src, dst, weight := adj.Inputs()
 	out, err := graph.ExecOnce(backend, func(x, src, dst, weight *graph.Node) *graph.Node {
-		return geomix.MixI(geomix.NewAdjacencyNodes(adj.NumNodes, src, dst, weight), x, alpha, 1)
+		return mixing.MixI(mixing.NewAdjacencyNodes(adj.NumNodes, src, dst, weight), x, alpha, 1)
 	}, tensors.FromFlatDataAndDimensions(x, adj.NumNodes, width), src, dst, weight)
 	if err != nil {
-		return nil, fmt.Errorf("running geomix.MixI: %w", err)
+		return nil, fmt.Errorf("running mixing.MixI: %w", err)
 	}
 	return tensors.MustCopyFlatData[float32](out), nil
 }

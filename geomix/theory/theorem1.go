@@ -40,7 +40,7 @@ func featureComponent(j int) string {
 }
 
 // Theorem1ExpectedFeature checks Eq. 6: over p in {0.1, 0.25 (= 1/C), 0.5, 0.9}, the mean of the mixed
-// features h_i = Σ_j x_j / deg(i) (geomix.MixI with α = 0 on geomix.NormRow) over the nodes of each
+// features h_i = Σ_j x_j / deg(i) (mixing.MixI with α = 0 on mixing.NormRow) over the nodes of each
 // class equals p μ(c) + (1−p)/(C−1) Σ_{c'≠c} μ(c'), coordinate by coordinate (ε does not enter
 // Eq. 6; the graphs use ε = 0.2).
 func Theorem1ExpectedFeature(o Options) (Check, error) {

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/geomix-go/geomix/datasets"
-	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/mixing"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -21,7 +21,7 @@ const theorem3Hops = 3
 // sums to 1 (D^-1 A on a regular graph, the case the paper's proof implicitly assumes) and makes
 // S(H) = tr(Hᵀ(I − Â)H) for any symmetric Â, e.g. the code's D̃^-1/2(A+I)D̃^-1/2, so that
 // ∇S = 2(I − Â)H. Pass a nil correction for the paper's form alone.
-func SmoothnessEnergy(adj *geomix.AdjacencyNodes, h, correction *graph.Node) *graph.Node {
+func SmoothnessEnergy(adj *mixing.AdjacencyNodes, h, correction *graph.Node) *graph.Node {
 	w := graph.ConvertDType(adj.Weight, h.DType())
 	diff := graph.Sub(graph.Gather(h, adj.Src), graph.Gather(h, adj.Dst))
 	s := graph.MulScalar(graph.ReduceAllSum(graph.Mul(w, graph.Square(diff))), 0.5)
@@ -33,7 +33,7 @@ func SmoothnessEnergy(adj *geomix.AdjacencyNodes, h, correction *graph.Node) *gr
 
 // RegularizerF builds F(H; anchor) = ‖H − anchor‖² + β S(H) (Theorem 3): F1 with anchor H⁽ᵗ⁾, F2 with
 // anchor H⁽⁰⁾. The anchor is a constant of F: its gradient is stopped.
-func RegularizerF(adj *geomix.AdjacencyNodes, h, anchor, correction *graph.Node, beta float64) *graph.Node {
+func RegularizerF(adj *mixing.AdjacencyNodes, h, anchor, correction *graph.Node, beta float64) *graph.Node {
 	fidelity := graph.ReduceAllSum(graph.Square(graph.Sub(h, graph.StopGradient(anchor))))
 	return graph.Add(fidelity, graph.MulScalar(SmoothnessEnergy(adj, h, correction), beta))
 }
@@ -49,7 +49,7 @@ type theorem3Variant struct {
 }
 
 // Theorem3F1GradientStep checks Theorem 3 for GeoMix-I: on a synthetic graph with the code's
-// adjacency D̃^-1/2(A+I)D̃^-1/2 (irregular degrees), K = 3 GeoMix-I steps (geomix.MixI) equal K
+// adjacency D̃^-1/2(A+I)D̃^-1/2 (irregular degrees), K = 3 GeoMix-I steps (mixing.MixI) equal K
 // gradient-descent steps H ← H − τ ∇_H F1(H; H⁽ᵗ⁾)|_{H=H⁽ᵗ⁾} computed by GoMLX autodiff
 // (graph.Gradient), for α in {0.1, 0.5, 0.8} and β in {0.5, 2} with τ = (1−α)/(2β) (F1StepSize).
 func Theorem3F1GradientStep(o Options) (Check, error) {
@@ -79,7 +79,7 @@ func theorem3(o Options, name string, v theorem3Variant) (Check, error) {
 	if err != nil {
 		return Check{}, err
 	}
-	adj := geomix.BuildAdjacency(g, geomix.NormSymmetric)
+	adj := mixing.BuildAdjacency(g, mixing.NormSymmetric)
 	correction := make([]float64, g.NumNodes)
 	if !v.paperForm {
 		for u := range correction {
@@ -136,17 +136,17 @@ func theorem3(o Options, name string, v theorem3Variant) (Check, error) {
 
 // mixMinusGradientSteps returns max |MixI or MixII(h0) − GD^K(h0)| over all entries, where each GD
 // step is H ← H − τ ∇_H F(H; anchor) with anchor H for F1 and h0 for F2 (second).
-func mixMinusGradientSteps(backend backends.Backend, adj *geomix.Adjacency, h0 []float64, numF int,
+func mixMinusGradientSteps(backend backends.Backend, adj *mixing.Adjacency, h0 []float64, numF int,
 	correction []float64, second bool, alpha, beta, tau float64) (float64, error) {
 	src, dst, weight := adj.Inputs()
 	n := adj.NumNodes
 	out, err := graph.ExecOnce(backend, func(h0, src, dst, weight, correction *graph.Node) *graph.Node {
-		a := geomix.NewAdjacencyNodes(n, src, dst, weight)
+		a := mixing.NewAdjacencyNodes(n, src, dst, weight)
 		var mixed *graph.Node
 		if second {
-			mixed = geomix.MixII(a, h0, alpha, theorem3Hops)
+			mixed = mixing.MixII(a, h0, alpha, theorem3Hops)
 		} else {
-			mixed = geomix.MixI(a, h0, alpha, theorem3Hops)
+			mixed = mixing.MixI(a, h0, alpha, theorem3Hops)
 		}
 		h := h0
 		for range theorem3Hops {

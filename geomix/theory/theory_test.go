@@ -6,6 +6,7 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/mixing"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 )
 
@@ -171,10 +172,10 @@ func TestSmoothnessEnergyTwoNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer backend.Finalize()
-	adj := &geomix.Adjacency{NumNodes: 2, Src: []int32{0, 1, 0, 1}, Dst: []int32{1, 0, 0, 1}, Weight: []float32{0.5, 0.5, 0.5, 0.5}}
+	adj := &mixing.Adjacency{NumNodes: 2, Src: []int32{0, 1, 0, 1}, Dst: []int32{1, 0, 0, 1}, Weight: []float32{0.5, 0.5, 0.5, 0.5}}
 	src, dst, w := adj.Inputs()
 	out := graph.MustExecOnce(backend, func(h, src, dst, w, corr *graph.Node) *graph.Node {
-		return SmoothnessEnergy(geomix.NewAdjacencyNodes(2, src, dst, w), h, corr)
+		return SmoothnessEnergy(mixing.NewAdjacencyNodes(2, src, dst, w), h, corr)
 	}, [][]float64{{1}, {3}}, src, dst, w, [][]float64{{0}, {0}})
 	if got := out.Value().(float64); math.Abs(got-2) > 1e-12 {
 		t.Fatalf("S(H) = %g, want 2", got)
@@ -204,7 +205,7 @@ func TestTheorem3PaperFormOnRegularGraph(t *testing.T) {
 		g.Src = append(g.Src, int32(i), int32(i))
 		g.Dst = append(g.Dst, int32((i+1)%n), int32((i+n-1)%n))
 	}
-	adj := geomix.BuildAdjacency(g, geomix.NormSymmetric)
+	adj := mixing.BuildAdjacency(g, mixing.NormSymmetric)
 	h0 := make([]float64, 2*n)
 	for i := range h0 {
 		h0[i] = math.Sin(float64(i))

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/backbones"
+	"github.com/geomix-go/geomix/geomix/methods"
 )
 
 // FigureBackbones is the id of the backbone figure: its points are stored in
@@ -19,7 +21,7 @@ var BackboneMixings = []string{"geomix1", "geomix2", "geomix3"}
 
 // BackboneSweep is the paper's figure "Results with other underlying GNN architectures": each
 // backbone trained plainly (its baseline preset, as in Table 2) and under each GeoMix variant (the
-// variant's preset with geomix.ParamBackbone set to it), on each data set. The .tex holds no
+// variant's preset with backbones.ParamBackbone set to it), on each data set. The .tex holds no
 // numbers, only the claim that GeoMix consistently enhances GAT and APPNP.
 type BackboneSweep struct {
 	Datasets, Backbones, Methods []string
@@ -44,11 +46,10 @@ func (s BackboneSweep) Check() error {
 		}
 	}
 	for _, b := range s.Backbones {
-		mixing, backbone, err := geomix.ParseMethod(b)
-		if err != nil || mixing != geomix.MixNone || backbone != b {
+		if m, err := methods.New(b); err != nil || !methods.IsBaseline(b) || m.Backbone("") != b {
 			return fmt.Errorf("tables: %s: %q is not a backbone with its own baseline (e.g. gat, appnp, sgc, gcn)", FigureBackbones, b)
 		}
-		if _, err := geomix.BackboneByName(b); err != nil {
+		if _, err := backbones.ByName(b); err != nil {
 			return fmt.Errorf("tables: %s: %w", FigureBackbones, err)
 		}
 	}
@@ -78,7 +79,7 @@ func BackboneRecordPath(dir, dataset, backbone, method string) string {
 
 // backbonePoint is the cell of backbone on dataset, plainly (method == backbone) or under method.
 func backbonePoint(dataset, backbone, method string) Cell {
-	return Cell{Dataset: dataset, Method: method, Params: map[string]any{geomix.ParamBackbone: backbone}}
+	return Cell{Dataset: dataset, Method: method, Params: map[string]any{backbones.ParamBackbone: backbone}}
 }
 
 // id is FigureBackbones.

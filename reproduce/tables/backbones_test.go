@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/backbones"
 )
 
 // backboneRunner trains every point to acc[method] on any backbone, reporting the backbone it was
@@ -16,7 +17,7 @@ func backboneRunner(acc map[string]float64, calls *int) CellRunner {
 		*calls++
 		a := acc[c.Method]
 		res := &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: c.Runs, TestAccMean: a, TestAccStd: 0.4, SecondsTotal: 2,
-			Params: map[string]any{geomix.ParamBackbone: c.Params[geomix.ParamBackbone]}}
+			Params: map[string]any{backbones.ParamBackbone: c.Params[backbones.ParamBackbone]}}
 		for i := range c.Runs {
 			res.PerRun = append(res.PerRun, geomix.RunResult{Run: i, TestAcc: a})
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/training"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
@@ -29,12 +30,12 @@ func PresetCells(backend backends.Backend, data datasets.Options, out io.Writer)
 	}
 	return func(c Cell) (*geomix.Result, error) {
 		ctx := context.New()
-		ctx.SetParam(geomix.ParamRuns, c.Runs)
+		ctx.SetParam(training.ParamRuns, c.Runs)
 		for k, v := range c.Params {
 			ctx.SetParam(k, v)
 		}
 		if c.Quick {
-			ctx.SetParam(geomix.ParamEpochs, QuickEpochs)
+			ctx.SetParam(training.ParamEpochs, QuickEpochs)
 		}
 		opts := []geomix.Option{geomix.WithProgress(out)}
 		if c.Checkpoint != "" {
@@ -64,9 +65,9 @@ func PresetRepresentations(backend backends.Backend, data datasets.Options, out 
 			return nil, nil, nil, err
 		}
 		ctx := context.New()
-		ctx.SetParam(geomix.ParamRuns, 1)
+		ctx.SetParam(training.ParamRuns, 1)
 		if c.Quick {
-			ctx.SetParam(geomix.ParamEpochs, QuickEpochs)
+			ctx.SetParam(training.ParamEpochs, QuickEpochs)
 		}
 		var reps [][]float32
 		res, err := geomix.TrainPreset(ctx, backend, c.Dataset, c.Method, data, geomix.WithProgress(out),

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/methods"
 )
 
 // FigureHyper is the id of the hyper-parameter figure: its points are stored in
@@ -19,8 +20,8 @@ const FigureHyper = "figure-hyper"
 // (GeoMix-III's residual is ParamResWeight).
 var GridMethods = []string{"geomix1", "geomix2"}
 
-// Grid is a sweep of GeoMix-I/II over the locality weight α (geomix.ParamAlpha) and the number of
-// mixup hops K (geomix.ParamHops), every other hyper-parameter from the data set's preset: the
+// Grid is a sweep of GeoMix-I/II over the locality weight α (methods.ParamAlpha) and the number of
+// mixup hops K (methods.ParamHops), every other hyper-parameter from the data set's preset: the
 // paper's appendix figure "Impacts of α and Mixup hop on Geometric Mixup", whose numbers the .tex
 // does not hold (only its claim that 2 hops generally do best).
 type Grid struct {
@@ -95,7 +96,7 @@ func gridPointName(dataset, method string, alpha float64, hops int) string {
 	return fmt.Sprintf("%s-%s-alpha%s-hops%d", dataset, method, strconv.FormatFloat(alpha, 'g', -1, 64), hops)
 }
 
-// RunGrid trains every point of grid through runner (geomix.ParamAlpha and geomix.ParamHops set in
+// RunGrid trains every point of grid through runner (methods.ParamAlpha and methods.ParamHops set in
 // Cell.Params over the preset), opts.Jobs at a time, writing each finished point atomically to
 // GridRecordPath, then renders OutDir/figure-hyper.md from every stored point. Points with a record
 // of the same runs and quick setting are skipped unless opts.Force, and an interrupted point resumes
@@ -121,7 +122,7 @@ func (g Grid) points(opts Options) []cell {
 			for _, k := range g.Hops {
 				for _, a := range g.Alphas {
 					path := strings.TrimSuffix(GridRecordPath(opts.OutDir, d, m, a, k), ".json")
-					points = append(points, newPoint(opts, d, m, map[string]any{geomix.ParamAlpha: a, geomix.ParamHops: k}, path))
+					points = append(points, newPoint(opts, d, m, map[string]any{methods.ParamAlpha: a, methods.ParamHops: k}, path))
 				}
 			}
 		}
@@ -164,12 +165,12 @@ func LoadGrid(dir string, grid Grid) (*GridReport, error) {
 				return nil, err
 			}
 			p := GridPanel{Dataset: d, Method: m, Alphas: grid.Alphas, Hops: grid.Hops, Acc: make([][]*Stat, len(grid.Hops))}
-			p.PresetAlpha, _ = preset.Params[geomix.ParamAlpha].(float64)
-			p.PresetHops, _ = preset.Params[geomix.ParamHops].(int)
+			p.PresetAlpha, _ = preset.Params[methods.ParamAlpha].(float64)
+			p.PresetHops, _ = preset.Params[methods.ParamHops].(int)
 			for i, k := range grid.Hops {
 				p.Acc[i] = make([]*Stat, len(grid.Alphas))
 				for j, a := range grid.Alphas {
-					point := Cell{Dataset: d, Method: m, Params: map[string]any{geomix.ParamAlpha: a, geomix.ParamHops: k}}
+					point := Cell{Dataset: d, Method: m, Params: map[string]any{methods.ParamAlpha: a, methods.ParamHops: k}}
 					if p.Acc[i][j], err = loadPoint(GridRecordPath(dir, d, m, a, k), FigureHyper, point, &p.pointTally, &r.Provenance); err != nil {
 						return nil, err
 					}

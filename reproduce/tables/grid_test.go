@@ -11,6 +11,8 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/methods"
+	"github.com/geomix-go/geomix/geomix/training"
 )
 
 // gridRunner trains every point to accuracy acc(alpha, hops), reporting the Params it was given
@@ -26,10 +28,10 @@ func (g *gridRunner) run(c Cell) (*geomix.Result, error) {
 	g.mu.Lock()
 	g.calls++
 	g.mu.Unlock()
-	alpha, hops := c.Params[geomix.ParamAlpha].(float64), c.Params[geomix.ParamHops].(int)
-	params := map[string]any{geomix.ParamAlpha: alpha, geomix.ParamHops: hops, geomix.ParamSeed: 123}
+	alpha, hops := c.Params[methods.ParamAlpha].(float64), c.Params[methods.ParamHops].(int)
+	params := map[string]any{methods.ParamAlpha: alpha, methods.ParamHops: hops, training.ParamSeed: 123}
 	if g.ignoreParams {
-		params[geomix.ParamAlpha], params[geomix.ParamHops] = 0.2, 7
+		params[methods.ParamAlpha], params[methods.ParamHops] = 0.2, 7
 	}
 	acc := g.acc(alpha, hops)
 	res := &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: c.Runs, TestAccMean: acc, TestAccStd: 0.5, SecondsTotal: 1, Params: params}
@@ -63,7 +65,7 @@ func TestRunGrid(t *testing.T) {
 		t.Errorf("runner called %d times, want 9", r.calls)
 	}
 	rec, err := readPoint(GridRecordPath(dir, "cora", "geomix1", 0.1, 3), FigureHyper,
-		Cell{Dataset: "cora", Method: "geomix1", Params: map[string]any{geomix.ParamAlpha: 0.1, geomix.ParamHops: 3}})
+		Cell{Dataset: "cora", Method: "geomix1", Params: map[string]any{methods.ParamAlpha: 0.1, methods.ParamHops: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/training"
 	"github.com/geomix-go/geomix/internal/atomicfile"
 )
 
@@ -25,7 +26,7 @@ type Record struct {
 	Quick bool `json:"quick"`
 	// Command is the command line that produced the cell.
 	Command string `json:"command"`
-	// Seed is Result.Params[geomix.ParamSeed] when the runner reported it, else null.
+	// Seed is Result.Params[training.ParamSeed] when the runner reported it, else null.
 	Seed *int64 `json:"seed"`
 	// GitRevision is the repository revision (see GitRevision).
 	GitRevision string `json:"git_revision"`
@@ -55,7 +56,7 @@ func CheckpointPath(dir, table, dataset, method string) string {
 // checkpointProgress returns how many of how many runs the checkpoint at path holds, with ok false
 // when there is none, it cannot be read or it belongs to another cell than (dataset, method).
 func checkpointProgress(path, dataset, method string) (done, runs int, ok bool) {
-	d, m, done, runs, err := geomix.CheckpointProgress(path)
+	d, m, done, runs, err := training.CheckpointProgress(path)
 	if err != nil || d != dataset || m != method {
 		return 0, 0, false
 	}
@@ -91,10 +92,10 @@ func newRecord(table, dataset, method string, runs int, quick bool, res *geomix.
 	return r, nil
 }
 
-// seedParam returns params[geomix.ParamSeed] as an integer when present and integral.
+// seedParam returns params[training.ParamSeed] as an integer when present and integral.
 func seedParam(params map[string]any) *int64 {
 	var s int64
-	switch v := params[geomix.ParamSeed].(type) {
+	switch v := params[training.ParamSeed].(type) {
 	case int:
 		s = int64(v)
 	case int64:

@@ -23,7 +23,7 @@ type Cell struct {
 	Runs int
 	// Quick asks for a short, non-paper protocol (few epochs); its meaning is the runner's.
 	Quick bool
-	// Params are hyper-parameters (geomix.Param* names) that override the preset, e.g. a point
+	// Params are hyper-parameters (the Param* names of packages training, backbones and methods) that override the preset, e.g. a point
 	// of a Grid; nil for a table's cells.
 	Params map[string]any
 	// Checkpoint is the file where the runner keeps its state between runs (geomix.WithCheckpoint),

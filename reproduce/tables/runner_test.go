@@ -16,6 +16,7 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/training"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -67,7 +68,7 @@ func (f *fakeRunner) run(c Cell) (*geomix.Result, error) {
 	}
 	res := &geomix.Result{Dataset: dataset, Method: method, Backbone: "gcn", Runs: runs, TestAccMean: mean,
 		ValAccMean: mean + 1, EpochMsMedian: 2, SecondsTotal: seconds,
-		Params: map[string]any{geomix.ParamSeed: 123, geomix.ParamLR: 0.01}}
+		Params: map[string]any{training.ParamSeed: 123, training.ParamLR: 0.01}}
 	if dataset == "twitch-ood" {
 		res.ExtraTests = map[string]geomix.MeanStd{"FR": {Mean: mean - 1, Std: 1}, "PTBR": {Mean: mean, Std: 2}, "RU": {Mean: mean + 1, Std: 3}}
 	}
@@ -539,7 +540,7 @@ func TestLoadReportInProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.New()
-	ctx.SetParams(map[string]any{geomix.ParamRuns: 3, geomix.ParamEpochs: 2})
+	ctx.SetParams(map[string]any{training.ParamRuns: 3, training.ParamEpochs: 2})
 	checkpoint := CheckpointPath(dir, "table5", "cora", "gcn")
 	if _, err := geomix.Train(ctx, backend, g, "gcn", geomix.WithProgress(io.Discard), geomix.WithCheckpoint(checkpoint)); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/methods"
 	"github.com/geomix-go/geomix/geomix/tsne"
 	"github.com/geomix-go/geomix/internal/atomicfile"
 )
@@ -51,7 +52,7 @@ func (s TSNESweep) Check() error {
 		}
 	}
 	for _, m := range s.Methods {
-		if _, _, err := geomix.ParseMethod(m); err != nil {
+		if _, err := methods.New(m); err != nil {
 			return fmt.Errorf("tables: %s: %w", FigureTSNE, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/geomix-go/geomix/geomix"
+	"github.com/geomix-go/geomix/geomix/training"
 	"github.com/geomix-go/geomix/geomix/tsne"
 )
 
@@ -32,7 +33,7 @@ func fakeRepresentations(spread map[string]float64, calls *int) RepresentationRu
 			x[class] += 5
 			reps, labels = append(reps, x), append(labels, class)
 		}
-		res := &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: 1, PerRun: []geomix.RunResult{{TestAcc: 80, BestEpoch: 7}}, Params: map[string]any{geomix.ParamSeed: 123}}
+		res := &geomix.Result{Dataset: c.Dataset, Method: c.Method, Runs: 1, PerRun: []geomix.RunResult{{TestAcc: 80, BestEpoch: 7}}, Params: map[string]any{training.ParamSeed: 123}}
 		return res, reps, labels, nil
 	}
 }

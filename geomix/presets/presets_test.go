@@ -1,0 +1,74 @@
+package presets
+
+import (
+	"testing"
+
+	"github.com/geomix-go/geomix/geomix/backbones"
+	"github.com/geomix-go/geomix/geomix/methods"
+	"github.com/geomix-go/geomix/geomix/training"
+)
+
+// TestPresetCora checks one preset row against the authors' main_exp/exp/aug_gcn.sh (Cora GeoMix-III).
+func TestPresetCora(t *testing.T) {
+	p, err := For("cora", "geomix3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{training.ParamLR: 0.1, backbones.ParamHidden: 16, training.ParamWeightDecay: 5e-4, backbones.ParamDropout: 0.5, methods.ParamHops: 2,
+		methods.ParamResWeight: 0.1, methods.ParamGraphWeight: 0.8, methods.ParamLabelGrad: true, training.ParamRuns: 5, training.ParamEpochs: 300}
+	for k, v := range want {
+		if p.Params[k] != v {
+			t.Errorf("cora/geomix3 %s = %v, want %v", k, p.Params[k], v)
+		}
+	}
+	if err := training.CheckParams(p.Params); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestPresetResetAdam: Adam's state carries across runs for GeoMix on main_exp and hetero data
+// and is re-created for the plain baselines and on Twitch.
+func TestPresetResetAdam(t *testing.T) {
+	for _, c := range []struct {
+		dataset, method string
+		want            bool
+	}{{"cora", "geomix1", false}, {"chameleon", "geomix3", false}, {"cora", "gcn", true}, {"chameleon", "gat", true}, {"twitch-ood", "geomix1", true}} {
+		p, err := For(c.dataset, c.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := p.Params[training.ParamResetAdam].(bool); got != c.want {
+			t.Errorf("%s/%s: reset_adam %v, want %v", c.dataset, c.method, got, c.want)
+		}
+	}
+}
+
+// TestPresetBaselines: Mixup, GraphMix and GloGNN take their code's model settings and the data
+// set's protocol (epochs aside, patience included).
+func TestPresetBaselines(t *testing.T) {
+	for _, c := range []struct {
+		dataset, method string
+		want            map[string]any
+	}{
+		{"cora", "mixup", map[string]any{backbones.ParamHidden: 256, backbones.ParamLayers: 3, training.ParamLR: 1e-3, training.ParamWeightDecay: 0.0, training.ParamNormalization: "row", training.ParamEpochs: 300}},
+		{"cora", "graphmix", map[string]any{methods.ParamGraphMixGamma: 10.0, methods.ParamInputDropout: 0.5, training.ParamEpochs: 2000, training.ParamSelectLast: true, backbones.ParamHidden: 16}},
+		{"pubmed", "graphmix", map[string]any{methods.ParamGraphMixGamma: 1.0}},
+		{"chameleon", "graphmix", map[string]any{training.ParamPatience: 200, training.ParamEpochs: 2000}},
+		{"squirrel", "glognn", map[string]any{backbones.ParamGloGNNDelta: 1.0, backbones.ParamDropout: 0.8, training.ParamNormalization: "rowself", training.ParamPatience: 200}},
+		{"twitch-ood", "dann", map[string]any{backbones.ParamHidden: 50, training.ParamLR: 0.007, training.ParamLRDecayEvery: 50, training.ParamLRDecayFactor: 0.8, training.ParamEpochs: 300}},
+		{"citeseer", "glognn", map[string]any{backbones.ParamGloGNNAlpha: 77.0, backbones.ParamGloGNNBeta: 1000.0, backbones.ParamGloGNNOrders: 6, backbones.ParamHidden: 64}},
+	} {
+		p, err := For(c.dataset, c.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range c.want {
+			if got := p.Params[k]; got != want {
+				t.Errorf("%s/%s: %s = %v, want %v", c.dataset, c.method, k, got, want)
+			}
+		}
+		if _, err := methods.New(c.method); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package training
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/geomix-go/geomix/geomix/methods"
+	"github.com/geomix-go/geomix/internal/progress"
+	"github.com/geomix-go/geomix/internal/stats"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// run trains all runs and summarises them, from o.checkpoint's run if there is one.
+func (t *trainer) run(o trainOptions) (*Result, error) {
+	start := time.Now()
+	res := &Result{Dataset: t.g.Name, Method: t.method, Backbone: t.backbone, Runs: t.runs, Params: t.params}
+	first, earlier := 0, 0.0
+	if o.checkpoint != "" {
+		h, err := t.resume(o.checkpoint)
+		if err != nil {
+			return nil, err
+		}
+		if h != nil {
+			first, earlier, res.PerRun = h.NextRun, h.Seconds, h.Runs
+			if o.progress != nil {
+				fmt.Fprintf(o.progress, "%s/%s: resuming at run %d of %d from %s\n", t.g.Name, t.method, first+1, t.runs, o.checkpoint)
+			}
+		}
+	}
+	desc := fmt.Sprintf("%s/%s epochs", t.g.Name, t.method)
+	if first > 0 { // count only this call's epochs, so that the ETA holds
+		desc += fmt.Sprintf(" of runs %d-%d", first+1, t.runs)
+	}
+	bar := progress.New(o.progress, int64((t.runs-first)*t.epochs), desc, false)
+	defer func() { _ = bar.Finish() }()
+	for r := first; r < t.runs; r++ {
+		if r > first {
+			if err := t.resetForRun(); err != nil {
+				return nil, fmt.Errorf("%s/%s run %d: re-initialising the model: %w", t.g.Name, t.method, r, err)
+			}
+			if o.checkpoint != "" {
+				if err := t.saveCheckpoint(o.checkpoint, r, res.PerRun, earlier+time.Since(start).Seconds()); err != nil {
+					return nil, fmt.Errorf("%s/%s run %d: %w", t.g.Name, t.method, r, err)
+				}
+			}
+		}
+		rr, err := t.oneRun(r, bar, o)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s run %d: %w", t.g.Name, t.method, r, err)
+		}
+		res.PerRun = append(res.PerRun, *rr)
+	}
+	var epochMillis []float64
+	for _, rr := range res.PerRun {
+		for _, s := range rr.Curve {
+			epochMillis = append(epochMillis, s.Millis)
+		}
+	}
+	tests := make([]float64, len(res.PerRun))
+	vals := make([]float64, len(res.PerRun))
+	for i, rr := range res.PerRun {
+		tests[i], vals[i] = rr.TestAcc, rr.ValAcc
+	}
+	res.TestAccMean, res.TestAccStd = stats.MeanStd(tests)
+	if len(t.g.ExtraTests) > 0 {
+		res.ExtraTests = make(map[string]MeanStd, len(t.g.ExtraTests))
+	}
+	for _, set := range t.g.ExtraTests {
+		accs := make([]float64, len(res.PerRun))
+		for i, rr := range res.PerRun {
+			accs[i] = rr.ExtraTestAcc[set.Name]
+		}
+		m, s := stats.MeanStd(accs)
+		res.ExtraTests[set.Name] = MeanStd{Mean: m, Std: s}
+	}
+	res.ValAccMean, _ = stats.MeanStd(vals)
+	res.EpochMsMedian = stats.Median(epochMillis)
+	res.SecondsTotal = earlier + time.Since(start).Seconds()
+	return res, nil
+}
+
+// resetForRun re-initialises the model (and Adam's state with ParamResetAdam) before runs after the
+// first; frozen attention weights keep their first values.
+func (t *trainer) resetForRun() error {
+	for v := range t.ctx.IterVariables() {
+		scope := v.Scope()
+		inModel := strings.HasPrefix(scope, methods.ModelScope)
+		if (inModel && !t.model.Frozen(scope)) || (t.resetAdam && strings.HasPrefix(scope, AdamScope)) {
+			if err := v.Reset(); err != nil {
+				return err
+			}
+		}
+	}
+	return t.ctx.InitializeVariables(t.backend, nil)
+}
+
+// oneRun trains run r from the current (fresh) parameters and returns its curve and selected epoch.
+//
+// A step evaluates the parameters and then applies the next update, so epoch e's evaluation (after
+// update e) usually comes from the step that applies update e+1, sharing its input projection and
+// what both passes propagate alike (GCN's first layer, SGC's hops: see mixing.PropagateShared).
+// Where epoch e's evaluation may end the run (the last epoch, or patience about to run out) it comes
+// from an evaluation-only call, so no update runs that the authors' loop would not run: Adam's state
+// carries into the next run. The numbers are those of update-then-evaluate, epoch by epoch.
+func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, error) {
+	splitIdx := r % len(t.g.Splits)
+	split := t.g.Splits[splitIdx]
+	t.current = methods.Run{RNG: t.rng, Graph: t.g, Train: split.Train, Others: complement(t.g.NumNodes, split.Train), Epochs: t.epochs}
+	maskT := methods.NodeMask(t.g.NumNodes, split.Train)
+	rr := &RunResult{Run: r, Split: splitIdx, BestEpoch: -1}
+	sinceBest, bestVal := 0, -1.0
+	var bestLogits *tensors.Tensor // the selected epoch's, with withLogits
+	begin := time.Now()
+	loss, _, err := t.step(0, maskT)
+	if err != nil {
+		return nil, err
+	}
+	for epoch := range t.epochs {
+		var pred []int32
+		var nextLoss float64
+		updatedNext := epoch+1 < t.epochs && !(t.patience > 0 && sinceBest+1 >= t.patience)
+		if updatedNext {
+			nextLoss, pred, err = t.step(epoch+1, maskT)
+		} else {
+			pred, err = t.evaluate(epoch)
+		}
+		if err != nil {
+			return nil, err
+		}
+		s := EpochStats{Epoch: epoch, Loss: loss, TrainAcc: accuracy(pred, t.g.Labels, split.Train),
+			ValAcc: accuracy(pred, t.g.Labels, split.Val), TestAcc: accuracy(pred, t.g.Labels, split.Test),
+			Millis: float64(time.Since(begin).Microseconds()) / 1000}
+		rr.Curve = append(rr.Curve, s)
+		if s.ValAcc > bestVal || (t.selectLast && s.ValAcc == bestVal) {
+			bestVal = s.ValAcc
+			rr.BestEpoch, rr.ValAcc, rr.TestAcc = epoch, 100*s.ValAcc, 100*s.TestAcc
+			rr.ExtraTestAcc = t.extraTestAcc(pred)
+			bestLogits = t.logits
+			sinceBest = 0
+		} else {
+			sinceBest++
+		}
+		if o.onEpoch != nil {
+			o.onEpoch(r, s)
+		}
+		_ = bar.Add(1)
+		if t.patience > 0 && sinceBest >= t.patience {
+			_ = bar.Add(t.epochs - epoch - 1)
+			break
+		}
+		begin = time.Now()
+		if updatedNext {
+			loss = nextLoss
+		} else if epoch+1 < t.epochs {
+			if loss, _, err = t.step(epoch+1, maskT); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if o.representations != nil && bestLogits != nil {
+		o.representations(r, rr.BestEpoch, bestLogits.Value().([][]float32))
+	}
+	return rr, nil
+}
+
+// step evaluates the current parameters (pred [N] is their argmax prediction) and then applies
+// training update number epoch, whose loss it returns: the method draws the update's kind and
+// inputs, and the kind's executor runs it.
+func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []int32, err error) {
+	st := t.mth.Draw(&t.current, epoch)
+	exec, ok := t.stepExecs[st.Kind]
+	if !ok {
+		if exec, err = t.newStepExec(st.Kind); err != nil {
+			return 0, nil, err
+		}
+		t.stepExecs[st.Kind] = exec
+	}
+	what := "training step"
+	if st.Kind != 0 {
+		what = fmt.Sprintf("training step of kind %d", st.Kind)
+	}
+	return t.result(epoch, what, exec, append(append(slices.Clip(t.graphArgs), t.oneHot, maskT), st.Inputs...))
+}
+
+// result runs a step executor on args and returns its loss and prediction; what names the step
+// in errors.
+func (t *trainer) result(epoch int, what string, exec *context.Exec, args []any) (loss float64, pred []int32, err error) {
+	out, err := exec.Exec(args...)
+	if err != nil {
+		return 0, nil, fmt.Errorf("epoch %d, %s: %w", epoch, what, err)
+	}
+	if t.loader != nil { // the step created every variable: were they all in the checkpoint?
+		err, t.loader = t.loader.check(), nil
+		t.ctx.SetLoader(nil)
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	loss = float64(tensors.ToScalar[float32](out[0]))
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return 0, nil, fmt.Errorf("epoch %d: loss is %v (try a lower %s)", epoch, loss, ParamLR)
+	}
+	return loss, t.keepLogits(out[1:]), nil
+}
+
+// evaluate returns the current parameters' argmax prediction [N], after update number epoch.
+func (t *trainer) evaluate(epoch int) ([]int32, error) {
+	out, err := t.evalExec.Exec(t.graphArgs...)
+	if err != nil {
+		return nil, fmt.Errorf("epoch %d, evaluation: %w", epoch, err)
+	}
+	return t.keepLogits(out), nil
+}
+
+// keepLogits returns the prediction of an executor's evaluation outputs (pred, then the logits
+// with withLogits) and keeps the logits in t.logits.
+func (t *trainer) keepLogits(eval []*tensors.Tensor) []int32 {
+	if t.withLogits {
+		t.logits = eval[1]
+	}
+	return eval[0].Value().([]int32)
+}
+
+// extraTestAcc returns pred's accuracy in percent on each of the graph's extra test sets, or nil.
+func (t *trainer) extraTestAcc(pred []int32) map[string]float64 {
+	if len(t.g.ExtraTests) == 0 {
+		return nil
+	}
+	acc := make(map[string]float64, len(t.g.ExtraTests))
+	for _, set := range t.g.ExtraTests {
+		acc[set.Name] = 100 * accuracy(pred, t.g.Labels, set.Nodes)
+	}
+	return acc
+}
+
+// complement returns the nodes of [0, n) not in nodes, in order.
+func complement(n int, nodes []int32) []int32 {
+	in := make([]bool, n)
+	for _, v := range nodes {
+		in[v] = true
+	}
+	var out []int32
+	for v := range int32(n) {
+		if !in[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// accuracy is the fraction of nodes whose prediction equals their label.
+func accuracy(pred, labels, nodes []int32) float64 {
+	if len(nodes) == 0 {
+		return 0
+	}
+	hit := 0
+	for _, v := range nodes {
+		if pred[v] == labels[v] {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(nodes))
+}

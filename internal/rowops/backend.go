@@ -1,0 +1,21 @@
+package rowops
+
+import (
+	"fmt"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/simplego"
+)
+
+// NewBackend returns GoMLX's pure-Go backend running this package's executors, with an unbounded
+// pool of workers (UnboundWorkers): the backend geomix.NewBackend gives when $GOMLX_BACKEND is unset.
+func NewBackend() (backends.Backend, error) {
+	b, err := simplego.New("")
+	if err != nil {
+		return nil, err
+	}
+	if err := UnboundWorkers(b.(*simplego.Backend)); err != nil {
+		return nil, fmt.Errorf("creating the pure-Go backend: %w", err)
+	}
+	return b, nil
+}
