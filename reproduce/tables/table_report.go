@@ -6,10 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Row statuses of a Report.
@@ -25,14 +23,17 @@ const (
 
 // Row compares one cell of ours with the paper's.
 type Row struct {
+	// Dataset and Method are the cell's column and row ids.
 	Dataset string `json:"dataset"`
 	Method  string `json:"method"`
-	// Status is one of the Status* constants; Ours is set only for StatusOK.
+	// Status is one of the Status* constants; Ours (our mean ± std over Runs runs) is set only for
+	// StatusOK.
 	Status string `json:"status"`
 	Ours   *Stat  `json:"ours,omitempty"`
 	Runs   int    `json:"runs,omitempty"`
 	// Quick marks a cell run with --quick: NOT the paper's protocol.
-	Quick bool  `json:"quick"`
+	Quick bool `json:"quick"`
+	// Paper is the paper's printed mean ± std, nil where it prints none.
 	Paper *Stat `json:"paper,omitempty"`
 	// Diff is ours − paper in accuracy points.
 	Diff *float64 `json:"diff,omitempty"`
@@ -61,40 +62,24 @@ type TrainingTime struct {
 	Of int `json:"of"`
 }
 
-// Provenance says how a report's records were made and where the report was rendered.
-type Provenance struct {
-	// Command is the command that rendered the report ("" when loaded by a notebook).
-	Command string `json:"command,omitempty"`
-	// CellCommands and GitRevisions are the distinct commands and revisions of the stored records.
-	CellCommands []string  `json:"cell_commands"`
-	GitRevisions []string  `json:"git_revisions"`
-	Date         time.Time `json:"date"`
-	Machine      string    `json:"machine"`
-	// Quick is true when any record was run with --quick.
-	Quick bool `json:"quick"`
-}
-
-// newProvenance is the provenance of a report rendered now on this machine, before its records.
-func newProvenance() Provenance { return Provenance{Date: time.Now().UTC(), Machine: machineNote()} }
-
-// add counts a record (a table cell, a figure point) made with quick, command and revision.
-func (p *Provenance) add(quick bool, command, revision string) {
-	p.Quick = p.Quick || quick
-	p.CellCommands = appendNew(p.CellCommands, command)
-	p.GitRevisions = appendNew(p.GitRevisions, revision)
+// String says the summed time and how many of the needed trainings it covers.
+func (t TrainingTime) String() string {
+	return fmt.Sprintf("%s (%d of the %d trainings needed)", Duration(t.Seconds), t.Trainings, t.Of)
 }
 
 // Report is a table's comparison of our results with the paper's: one row per (dataset, method) of
 // the paper's table, data set by data set.
 type Report struct {
+	// Table is the table id ("table2"), Number its number in the paper, Caption its caption.
 	Table   string `json:"table"`
 	Number  int    `json:"number"`
 	Caption string `json:"caption"`
 	Provenance
 	// Reference is the method relative changes are computed against ("" when none).
-	Reference string   `json:"reference,omitempty"`
-	Notes     []string `json:"notes"`
-	Rows      []Row    `json:"rows"`
+	Reference string `json:"reference,omitempty"`
+	// Notes say where our data, protocol or implementation differ (Notes[Table]); Rows are the cells.
+	Notes []string `json:"notes"`
+	Rows  []Row    `json:"rows"`
 	// Time is the training time of every runnable cell; TimedMethods and Timed the same for the
 	// spec's TimedMethods only (Timed is nil when the table names none).
 	Time         TrainingTime  `json:"training_time"`
@@ -290,77 +275,4 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "Training time of %s on every data set: %s.\n", strings.Join(names, ", "), *r.Timed)
 	}
 	return b.String()
-}
-
-// write writes the provenance as a report's header list: the rendering command, the other commands
-// that produced its records (what: "Cells", "Points"), the date, the machine and the revisions.
-func (p Provenance) write(b *strings.Builder, what string) {
-	if p.Command != "" {
-		fmt.Fprintf(b, "- Command: `%s`\n", p.Command)
-	}
-	for _, c := range p.CellCommands {
-		if c != p.Command {
-			fmt.Fprintf(b, "- %s produced by: `%s`\n", what, c)
-		}
-	}
-	fmt.Fprintf(b, "- Rendered: %s\n", p.Date.Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(b, "- Machine: %s\n", p.Machine)
-	if len(p.GitRevisions) > 0 {
-		fmt.Fprintf(b, "- Revisions: %s\n", strings.Join(p.GitRevisions, ", "))
-	}
-}
-
-// String says the summed time and how many of the needed trainings it covers.
-func (t TrainingTime) String() string {
-	return fmt.Sprintf("%s (%d of the %d trainings needed)", Duration(t.Seconds), t.Trainings, t.Of)
-}
-
-// Duration formats seconds for a reader: "45 s", "12 min", "3 h 05 min".
-func Duration(seconds float64) string {
-	d := time.Duration(seconds * float64(time.Second)).Round(time.Second)
-	if d < time.Minute {
-		return fmt.Sprintf("%d s", int(d.Seconds()))
-	}
-	if d = d.Round(time.Minute); d < time.Hour {
-		return fmt.Sprintf("%d min", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%d h %02d min", int(d.Hours()), int(d.Minutes())%60)
-}
-
-// stat formats a mean ± std, or "" for nil.
-func stat(s *Stat) string {
-	if s == nil {
-		return ""
-	}
-	return fmt.Sprintf("%.2f ± %.2f", s.Mean, s.Std)
-}
-
-// signed formats v with format, or "" for nil.
-func signed(v *float64, format string) string {
-	if v == nil {
-		return ""
-	}
-	return fmt.Sprintf(format, *v)
-}
-
-// appendNew appends s to list unless it is empty or already there.
-func appendNew(list []string, s string) []string {
-	if s == "" || slices.Contains(list, s) {
-		return list
-	}
-	return append(list, s)
-}
-
-// machineNote describes the machine rendering the report.
-func machineNote() string {
-	backend := "GOMLX_BACKEND=" + os.Getenv("GOMLX_BACKEND")
-	if os.Getenv("GOMLX_BACKEND") == "" {
-		backend = "GOMLX_BACKEND unset (the CLI then uses the pure-Go backend)"
-	}
-	host, err := os.Hostname()
-	if err != nil {
-		host = "unknown host"
-	}
-	return fmt.Sprintf("%s, %s/%s, %d CPUs, %s, %s", host, runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), runtime.Version(), backend)
 }
