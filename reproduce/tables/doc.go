@@ -25,9 +25,12 @@
 //     (Run, Plan, WriteReport), with what it shares with the figures in cell.go, options.go,
 //     sweep.go (cells trained Options.Jobs at a time), record.go (the JSON records), gitrev.go
 //     and preset_runners.go (the runners built on the authors' presets).
-//   - The reports: table_report.go (LoadReport, Report.Markdown), table_report_views.go (what
-//     notebooks print and plot), provenance.go, format.go, notes.go (the notes under each
-//     report), committed_or_quick.go (committed records, or a quick sweep when there are none).
+//   - The reports: table_report.go (LoadReport), table_report_markdown.go (Report.Markdown: the
+//     table in the paper's layout, then the claims, the notes and a folded provenance block),
+//     claims.go (the paper's sentences counted on our results), notes.go with notes/<id>.md (the
+//     notes under each report, in Markdown), table_report_views.go (what notebooks print and
+//     plot), provenance.go, format.go, committed_or_quick.go (committed records, or a quick sweep
+//     when there are none).
 //   - The figure sweeps: figure_sweep.go (what every figure shares), figure_hyper.go,
 //     figure_backbones.go and figure_tsne.go, each with its report in figure_*_report.go.
 //

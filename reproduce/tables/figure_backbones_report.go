@@ -117,14 +117,14 @@ func (r *BackboneReport) Bars(dataset string) (categories []string, series []Bar
 	return categories, series
 }
 
-// Markdown renders the report: a header (command, date, machine, revisions, quick warning, notes),
-// one row per (data set, backbone) with the plain backbone and each mixing method (mean ± std, Δ
-// against the plain backbone in points), and the count of gains against the paper's claim.
+// Markdown renders the report: one row per (data set, backbone) with the plain backbone and each
+// mixing method (mean ± std, Δ against the plain backbone in points), the count of gains against
+// the paper's claim, the notes (Notes(FigureBackbones)) and a folded provenance block.
 func (r *BackboneReport) Markdown() string {
 	var b strings.Builder
-	b.WriteString("# Figure: GeoMix on other backbones (GAT, APPNP)\n\nTest accuracy of each backbone trained plainly and under GeoMix-I/II/III (the variant's preset with the backbone swapped in).\n\n")
-	r.Provenance.writeFigureHeader(&b, FigureBackbones)
-	b.WriteString("\nAccuracies in percent, mean ± std over runs; (Δ) is the difference to the plain backbone in points.\n\n| Dataset | Backbone | plain |")
+	b.WriteString("# Figure: GeoMix on other backbones (GAT, APPNP)\n\nTest accuracy of each backbone trained plainly and under GeoMix-I/II/III (the variant's preset with the backbone swapped in). Accuracies in percent, mean ± std over runs; (Δ) is the difference to the plain backbone in points.\n")
+	r.Provenance.writeQuickWarning(&b)
+	b.WriteString("\n| Dataset | Backbone | plain |")
 	for _, m := range r.Methods {
 		fmt.Fprintf(&b, " %s |", MethodNames[m])
 	}
@@ -150,6 +150,7 @@ func (r *BackboneReport) Markdown() string {
 	compared, above, aboveStd := r.Gains()
 	fmt.Fprintf(&b, "\nGeoMix is above the plain backbone in %d of %d comparisons, by more than the plain backbone's std in %d (the paper: \"Geometric Mixup consistently enhances the performance of GAT and APPNP\").\n",
 		above, compared, aboveStd)
+	r.Provenance.writeFigureFooter(&b, FigureBackbones)
 	return b.String()
 }
 

@@ -123,14 +123,14 @@ func (p GridPanel) Title() string {
 	return DatasetNames[p.Dataset] + ", " + MethodNames[p.Method]
 }
 
-// Markdown renders the report: a header (command, date, machine, revisions, quick warning, notes),
-// then per panel a K × α table of mean ± std with the best mean in bold and the preset's point
-// marked †, and the best K for every α against the paper's claim.
+// Markdown renders the report: per panel a K × α table of mean ± std with the best mean in bold and
+// the preset's point marked †, and the best K for every α against the paper's claim; then the notes
+// (Notes(FigureHyper)) and a folded provenance block.
 func (r *GridReport) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Figure (appendix): impact of α and mixup hops K on GeoMix\n\n")
-	b.WriteString("Test accuracy of GeoMix-I/II over a grid of the locality weight α and the number of mixup hops K; every other hyper-parameter is the data set's preset.\n\n")
-	r.Provenance.writeFigureHeader(&b, FigureHyper)
+	b.WriteString("Test accuracy of GeoMix-I/II over a grid of the locality weight α and the number of mixup hops K; every other hyper-parameter is the data set's preset.\n")
+	r.Provenance.writeQuickWarning(&b)
 	for _, p := range r.Panels {
 		fmt.Fprintf(&b, "\n## %s\n\n", p.Title())
 		fmt.Fprintf(&b, "Preset point † α = %g, K = %d; %d runs per point; training time %s.\n\n", p.PresetAlpha, p.PresetHops, p.Runs, Duration(p.TrainSeconds))
@@ -159,6 +159,7 @@ func (r *GridReport) Markdown() string {
 		}
 		b.WriteString("\n" + bestHopsLine(p, best) + "\n")
 	}
+	r.Provenance.writeFigureFooter(&b, FigureHyper)
 	return b.String()
 }
 

@@ -203,15 +203,10 @@ func writeFigureReport(opts Options, id, markdown string) (string, error) {
 	})
 }
 
-// writeFigureHeader writes what every figure report has under its title: the provenance list, the
-// quick warning when any point was quick, and the figure's notes (Notes[id]).
-func (p Provenance) writeFigureHeader(b *strings.Builder, id string) {
-	p.write(b, "Points")
+// writeQuickWarning warns, when any point was run with --quick, that such points are not the
+// paper's protocol.
+func (p Provenance) writeQuickWarning(b *strings.Builder) {
 	if p.Quick {
 		b.WriteString("\n> **Points run with --quick are NOT the paper's protocol**: few epochs (and 1 run per point).\n")
-	}
-	b.WriteString("\nNotes:\n\n")
-	for _, n := range Notes[id] {
-		fmt.Fprintf(b, "- %s\n", n)
 	}
 }

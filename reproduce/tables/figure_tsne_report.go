@@ -80,12 +80,13 @@ func (r *TSNEReport) Separation() (compared, above int) {
 	return compared, above
 }
 
-// Markdown renders the report: a header, then per data set and method the run's test accuracy and
-// the silhouette of its representations and of their embedding, and the claim's count.
+// Markdown renders the report: per data set and method the run's test accuracy and
+// the silhouette of its representations and of their embedding, the claim's count, the notes
+// (Notes(FigureTSNE)) and a folded provenance block.
 func (r *TSNEReport) Markdown() string {
 	var b strings.Builder
-	b.WriteString("# Figures: t-SNE of the learned representations\n\nOne run per method with its preset; its final-layer output (the logits [N, C] in evaluation mode) at the selected epoch, embedded in 2-D by t-SNE. The command draws each embedding in `figure-tsne/<dataset>-<method>.html` beside its record (charts are not committed: each inlines ECharts; `--report-only` redraws them from the records).\n\n")
-	r.Provenance.writeFigureHeader(&b, FigureTSNE)
+	b.WriteString("# Figures: t-SNE of the learned representations\n\nOne run per method with its preset; its final-layer output (the logits [N, C] in evaluation mode) at the selected epoch, embedded in 2-D by t-SNE. The command draws each embedding in `figure-tsne/<dataset>-<method>.html` beside its record (charts are not committed: each inlines ECharts; `--report-only` redraws them from the records).\n")
+	r.Provenance.writeQuickWarning(&b)
 	b.WriteString("\n| Dataset | Method | Test acc. (run 0) | Best epoch | Silhouette (representations) | Silhouette (t-SNE, 2-D) |\n|---|---|---|---|---|---|\n")
 	for i, d := range r.Datasets {
 		for j, m := range r.Methods {
@@ -110,6 +111,7 @@ func (r *TSNEReport) Markdown() string {
 	}
 	compared, above := r.Separation()
 	fmt.Fprintf(&b, "\nThe representations' silhouette is above GCN's for %d of %d GeoMix embeddings (the paper: \"the hidden representations learned with Geometric Mixup are more discriminative\").\n", above, compared)
+	r.Provenance.writeFigureFooter(&b, FigureTSNE)
 	return b.String()
 }
 

@@ -32,22 +32,22 @@ func (p *Provenance) add(quick bool, command, revision string) {
 	p.GitRevisions = appendNew(p.GitRevisions, revision)
 }
 
-// write writes the provenance as a report's header list: the rendering command, the other commands
-// that produced its records (what: "Cells", "Points"), the date, the machine and the revisions.
-func (p Provenance) write(b *strings.Builder, what string) {
+// writeFigureFooter writes what ends every figure report: the figure's notes (Notes(id)) and a
+// folded block with the rendering command and the commands and revisions of the points (each
+// point's record holds its own command, revision, training time and finish time).
+func (p Provenance) writeFigureFooter(b *strings.Builder, id string) {
+	writeNotes(b, Notes(id))
+	b.WriteString("\n<details>\n<summary>Provenance: the commands and revisions of the points</summary>\n\n")
 	if p.Command != "" {
-		fmt.Fprintf(b, "- Command: `%s`\n", p.Command)
+		fmt.Fprintf(b, "Rendered by `%s` from the records in `%s/`; each record holds its point's command, revision, training time and finish time.\n\n", p.Command, id)
 	}
 	for _, c := range p.CellCommands {
-		if c != p.Command {
-			fmt.Fprintf(b, "- %s produced by: `%s`\n", what, c)
-		}
+		fmt.Fprintf(b, "- Points produced by: `%s`\n", c)
 	}
-	fmt.Fprintf(b, "- Rendered: %s\n", p.Date.Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(b, "- Machine: %s\n", p.Machine)
 	if len(p.GitRevisions) > 0 {
 		fmt.Fprintf(b, "- Revisions: %s\n", strings.Join(p.GitRevisions, ", "))
 	}
+	b.WriteString("\n</details>\n")
 }
 
 // machineNote describes the machine rendering the report.

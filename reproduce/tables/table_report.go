@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
+	"time"
 )
 
 // Row statuses of a Report.
@@ -50,6 +50,21 @@ type Row struct {
 	// TrainSeconds is the training time of the cell's record (its seconds_total: every run, from
 	// every process that trained it), set with Ours.
 	TrainSeconds float64 `json:"train_seconds,omitempty"`
+	// Record is the provenance of the cell's record, set with Ours.
+	Record *RecordProvenance `json:"record,omitempty"`
+}
+
+// RecordProvenance is how a cell's record was made: what a report's provenance block lists.
+type RecordProvenance struct {
+	// Training names the record's training: its data set and method ids (Table 3's three columns
+	// of a row share one).
+	Training [2]string `json:"training"`
+	// Command, GitRevision and FinishedAt are the record's command, revision and finish time.
+	Command     string    `json:"command"`
+	GitRevision string    `json:"git_revision"`
+	FinishedAt  time.Time `json:"finished_at"`
+	// SharedFrom is the record's SharedFrom: the other table's record it was copied from.
+	SharedFrom string `json:"shared_from,omitempty"`
 }
 
 // TrainingTime sums the training time of the distinct trainings behind a report's rows with
@@ -77,14 +92,18 @@ type Report struct {
 	Provenance
 	// Reference is the method relative changes are computed against ("" when none).
 	Reference string `json:"reference,omitempty"`
-	// Notes say where our data, protocol or implementation differ (Notes[Table]); Rows are the cells.
-	Notes []string `json:"notes"`
-	Rows  []Row    `json:"rows"`
+	// Notes say, in Markdown, where our data, protocol or implementation differ and why flagged
+	// cells differ (Notes(Table)); Rows are the cells.
+	Notes string `json:"notes"`
+	Rows  []Row  `json:"rows"`
 	// Time is the training time of every runnable cell; TimedMethods and Timed the same for the
 	// spec's TimedMethods only (Timed is nil when the table names none).
 	Time         TrainingTime  `json:"training_time"`
 	TimedMethods []string      `json:"timed_methods,omitempty"`
 	Timed        *TrainingTime `json:"timed_training_time,omitempty"`
+	// Claims are the spec's Claims counted on Rows.
+	Claims []ClaimCheck `json:"claims,omitempty"`
+	claims []Claim
 }
 
 // ReportPath is where the Markdown report of table goes under dir.
@@ -113,7 +132,7 @@ func LoadReport(dir, table string) (*Report, error) {
 	p := spec.Paper
 	rep := &Report{
 		Table: p.ID, Number: p.Number, Caption: p.Caption, Provenance: newProvenance(),
-		Reference: spec.Reference, Notes: Notes[p.ID],
+		Reference: spec.Reference, Notes: Notes(p.ID),
 	}
 	if len(spec.TimedMethods) > 0 {
 		rep.TimedMethods, rep.Timed = spec.TimedMethods, &TrainingTime{}
@@ -155,6 +174,8 @@ func LoadReport(dir, table string) (*Report, error) {
 				row.Status, row.Error = StatusUnreadable, err.Error()
 			default:
 				row.Status, row.Ours, row.Runs, row.Quick, row.TrainSeconds = StatusOK, &s, rec.Runs, rec.Quick, rec.SecondsTotal
+				row.Record = &RecordProvenance{Training: training, Command: rec.Command, GitRevision: rec.GitRevision,
+					FinishedAt: rec.FinishedAt, SharedFrom: rec.SharedFrom}
 				ours[[2]string{d, m}] = s
 				if !trained[training] {
 					trained[training] = true
@@ -180,6 +201,8 @@ func LoadReport(dir, table string) (*Report, error) {
 			row.RelChange = &rc
 		}
 	}
+	rep.claims = spec.Claims
+	rep.Claims = rep.CheckClaims(spec.Claims)
 	return rep, nil
 }
 
@@ -209,70 +232,5 @@ func (r *Report) markFailed(spec *Spec, dataset, method string, err error) {
 				PaperRelChange: r.Rows[i].PaperRelChange, Error: err.Error()}
 		}
 	}
-}
-
-// Markdown renders the report: a header (command, date, machine, revisions, quick warning, notes)
-// and one table row per cell with ours, the paper's, the difference and a mark (⚠) for flagged cells.
-func (r *Report) Markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Table %d: ours vs paper\n\n%s\n\n", r.Number, r.Caption)
-	r.Provenance.write(&b, "Cells")
-	if r.Quick {
-		b.WriteString("\n> **Cells marked (quick) are NOT the paper's protocol**: 1 run, few epochs; do not compare them with the paper.\n")
-	}
-	if len(r.Notes) > 0 {
-		b.WriteString("\nNotes:\n\n")
-		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "- %s\n", n)
-		}
-	}
-	b.WriteString("\nAccuracies in percent, mean ± std over runs. Δ = ours − paper in points; ⚠ marks |Δ| > max(2 × paper std, 1.0). " +
-		"Time is the cell's training time (all its runs, from every process that trained it) on the machine and revision its record names.\n\n")
-	refName := MethodNames[r.Reference]
-	if r.Reference != "" {
-		fmt.Fprintf(&b, "| Dataset | Method | Ours | Paper | Δ | | Δ vs %s (ours) | Δ vs %s (paper) | Time |\n|---|---|---|---|---|---|---|---|---|\n", refName, refName)
-	} else {
-		b.WriteString("| Dataset | Method | Ours | Paper | Δ | | Time |\n|---|---|---|---|---|---|---|\n")
-	}
-	ran, flagged := 0, 0
-	for _, row := range r.Rows {
-		ours := row.Status
-		if row.Ours != nil {
-			ran++
-			ours = fmt.Sprintf("%.2f ± %.2f (%d runs)", row.Ours.Mean, row.Ours.Std, row.Runs)
-			if row.Runs == 1 {
-				ours = fmt.Sprintf("%.2f (1 run)", row.Ours.Mean)
-			}
-			if row.Quick {
-				ours += " (quick)"
-			}
-		} else if row.Error != "" {
-			ours += ": " + strings.ReplaceAll(row.Error, "|", "\\|")
-		} else if row.Progress != "" {
-			ours += ": " + row.Progress
-		}
-		cols := []string{DatasetNames[row.Dataset], MethodNames[row.Method], ours, stat(row.Paper), signed(row.Diff, "%+.2f"), ""}
-		if row.Flagged {
-			flagged++
-			cols[5] = "⚠"
-		}
-		if r.Reference != "" {
-			cols = append(cols, signed(row.RelChange, "%+.2f%%"), signed(row.PaperRelChange, "%+.2f%%"))
-		}
-		cols = append(cols, "")
-		if row.Ours != nil {
-			cols[len(cols)-1] = Duration(row.TrainSeconds)
-		}
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(cols, " | "))
-	}
-	fmt.Fprintf(&b, "\n%d of %d cells have results; %d flagged.\n", ran, len(r.Rows), flagged)
-	fmt.Fprintf(&b, "\nTraining time of the cells with results: %s.\n", r.Time)
-	if r.Timed != nil {
-		names := make([]string, len(r.TimedMethods))
-		for i, m := range r.TimedMethods {
-			names[i] = MethodNames[m]
-		}
-		fmt.Fprintf(&b, "Training time of %s on every data set: %s.\n", strings.Join(names, ", "), *r.Timed)
-	}
-	return b.String()
+	r.Claims = r.CheckClaims(r.claims)
 }
