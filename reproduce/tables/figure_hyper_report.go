@@ -2,8 +2,8 @@ package tables
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,126 +12,9 @@ import (
 	"github.com/geomix-go/geomix/geomix/methods"
 )
 
-// FigureHyper is the id of the hyper-parameter figure: its points are stored in
-// DIR/figure-hyper/, its report in DIR/figure-hyper.md.
-const FigureHyper = "figure-hyper"
-
-// GridMethods are the methods a Grid sweeps: the GeoMix variants whose mixing α weighs
-// (GeoMix-III's residual is ParamResWeight).
-var GridMethods = []string{"geomix1", "geomix2"}
-
-// Grid is a sweep of GeoMix-I/II over the locality weight α (methods.ParamAlpha) and the number of
-// mixup hops K (methods.ParamHops), every other hyper-parameter from the data set's preset: the
-// paper's appendix figure "Impacts of α and Mixup hop on Geometric Mixup", whose numbers the .tex
-// does not hold (only its claim that 2 hops generally do best).
-type Grid struct {
-	Datasets, Methods []string
-	Alphas            []float64
-	Hops              []int
-}
-
-// DefaultGrid is what `reproduce figure-hyper` sweeps without flags: GeoMix-I and -II on Cora and
-// CiteSeer, α ∈ {0, 0.1, 0.3, 0.5, 0.7, 0.9} and K ∈ {1, 2, 3, 4}.
-func DefaultGrid() Grid {
-	return Grid{Datasets: []string{"cora", "citeseer"}, Methods: slices.Clone(GridMethods),
-		Alphas: []float64{0, 0.1, 0.3, 0.5, 0.7, 0.9}, Hops: []int{1, 2, 3, 4}}
-}
-
-// Check returns an error naming the first data set, method, α or K a sweep cannot run, or a value
-// given twice.
-func (g Grid) Check() error {
-	if len(g.Datasets) == 0 || len(g.Methods) == 0 || len(g.Alphas) == 0 || len(g.Hops) == 0 {
-		return fmt.Errorf("tables: %s needs at least one data set, method, alpha and hop count, got %d, %d, %d, %d",
-			FigureHyper, len(g.Datasets), len(g.Methods), len(g.Alphas), len(g.Hops))
-	}
-	for _, d := range g.Datasets {
-		if _, err := geomix.PresetFor(d, g.Methods[0]); err != nil {
-			return fmt.Errorf("tables: %s: %w", FigureHyper, err)
-		}
-	}
-	for _, m := range g.Methods {
-		if !slices.Contains(GridMethods, m) {
-			return fmt.Errorf("tables: %s sweeps alpha, which only %s weigh; got method %q", FigureHyper, strings.Join(GridMethods, " and "), m)
-		}
-	}
-	for _, a := range g.Alphas {
-		if !(a >= 0 && a <= 1) {
-			return fmt.Errorf("tables: %s: alpha %v outside [0, 1]", FigureHyper, a)
-		}
-	}
-	for _, k := range g.Hops {
-		if k < 1 {
-			return fmt.Errorf("tables: %s: hops %d, want >= 1", FigureHyper, k)
-		}
-	}
-	for name, dup := range map[string]bool{"data set": hasDuplicate(g.Datasets), "method": hasDuplicate(g.Methods),
-		"alpha": hasDuplicate(g.Alphas), "hop count": hasDuplicate(g.Hops)} {
-		if dup {
-			return fmt.Errorf("tables: %s: a %s is given twice", FigureHyper, name)
-		}
-	}
-	return nil
-}
-
-// hasDuplicate reports whether a value occurs twice in list.
-func hasDuplicate[T comparable](list []T) bool {
-	seen := map[T]bool{}
-	for _, v := range list {
-		if seen[v] {
-			return true
-		}
-		seen[v] = true
-	}
-	return false
-}
-
-// GridRecordPath is where the point (alpha, hops) of method on dataset is stored under dir:
-// dir/figure-hyper/<dataset>-<method>-alpha<α>-hops<K>.json.
-func GridRecordPath(dir, dataset, method string, alpha float64, hops int) string {
-	return filepath.Join(dir, FigureHyper, gridPointName(dataset, method, alpha, hops)+".json")
-}
-
-// gridPointName is a point's file name without extension.
-func gridPointName(dataset, method string, alpha float64, hops int) string {
-	return fmt.Sprintf("%s-%s-alpha%s-hops%d", dataset, method, strconv.FormatFloat(alpha, 'g', -1, 64), hops)
-}
-
-// RunGrid trains every point of grid through runner (methods.ParamAlpha and methods.ParamHops set in
-// Cell.Params over the preset), opts.Jobs at a time, writing each finished point atomically to
-// GridRecordPath, then renders OutDir/figure-hyper.md from every stored point. Points with a record
-// of the same runs and quick setting are skipped unless opts.Force, and an interrupted point resumes
-// at its run from its checkpoint, as in Run. opts.Datasets and opts.Methods are ignored (grid
-// names them). A failed point does not stop the others; RunGrid then returns a *FigureError.
-func RunGrid(grid Grid, runner CellRunner, opts Options) (*GridReport, string, error) {
-	return sweepFigure(grid, runner, opts, func(o Options) (*GridReport, string, error) { return WriteGridReport(grid, o) })
-}
-
-// PlanGrid returns what RunGrid would do with grid and opts, point by point, without training.
-func PlanGrid(grid Grid, opts Options) ([]PlannedCell, error) {
-	return planFigure(grid, opts)
-}
-
-// id is FigureHyper.
-func (g Grid) id() string { return FigureHyper }
-
-// points lists the grid's points data set by data set, method by method, K by K and α by α.
-func (g Grid) points(opts Options) []cell {
-	var points []cell
-	for _, d := range g.Datasets {
-		for _, m := range g.Methods {
-			for _, k := range g.Hops {
-				for _, a := range g.Alphas {
-					path := strings.TrimSuffix(GridRecordPath(opts.OutDir, d, m, a, k), ".json")
-					points = append(points, newPoint(opts, d, m, map[string]any{methods.ParamAlpha: a, methods.ParamHops: k}, path))
-				}
-			}
-		}
-	}
-	return points
-}
-
 // GridReport is a Grid's stored points: one panel per (data set, method).
 type GridReport struct {
+	// Figure is FigureHyper.
 	Figure string `json:"figure"`
 	Provenance
 	Panels []GridPanel `json:"panels"`
@@ -139,6 +22,7 @@ type GridReport struct {
 
 // GridPanel is the test accuracy of one method on one data set at every (K, α) of a Grid.
 type GridPanel struct {
+	// Dataset and Method are the panel's data set and GeoMix variant; Alphas and Hops the grid's axes.
 	Dataset string    `json:"dataset"`
 	Method  string    `json:"method"`
 	Alphas  []float64 `json:"alphas"`
@@ -240,14 +124,14 @@ func (p GridPanel) Title() string {
 	return DatasetNames[p.Dataset] + ", " + MethodNames[p.Method]
 }
 
-// Markdown renders the report: a header (command, date, machine, revisions, quick warning, notes),
-// then per panel a K × α table of mean ± std with the best mean in bold and the preset's point
-// marked †, and the best K for every α against the paper's claim.
+// Markdown renders the report: per panel a K × α table of mean ± std with the best mean in bold and
+// the preset's point marked †, and the best K for every α against the paper's claim; then the notes
+// (Notes(FigureHyper)) and a folded provenance block.
 func (r *GridReport) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Figure (appendix): impact of α and mixup hops K on GeoMix\n\n")
-	b.WriteString("Test accuracy of GeoMix-I/II over a grid of the locality weight α and the number of mixup hops K; every other hyper-parameter is the data set's preset.\n\n")
-	r.Provenance.writeFigureHeader(&b, FigureHyper)
+	b.WriteString("Test accuracy of GeoMix-I/II over a grid of the locality weight α and the number of mixup hops K; every other hyper-parameter is the data set's preset.\n")
+	r.Provenance.writeQuickWarning(&b)
 	for _, p := range r.Panels {
 		fmt.Fprintf(&b, "\n## %s\n\n", p.Title())
 		fmt.Fprintf(&b, "Preset point † α = %g, K = %d; %d runs per point; training time %s.\n\n", p.PresetAlpha, p.PresetHops, p.Runs, Duration(p.TrainSeconds))
@@ -276,6 +160,7 @@ func (r *GridReport) Markdown() string {
 		}
 		b.WriteString("\n" + bestHopsLine(p, best) + "\n")
 	}
+	r.Provenance.writeFigureFooter(&b, FigureHyper)
 	return b.String()
 }
 
@@ -312,4 +197,45 @@ func bestHopsLine(p GridPanel, best []int) string {
 			isBest, complete, near)
 	}
 	return line
+}
+
+// Points counts the stored points of every panel.
+func (r *GridReport) Points() int {
+	n := 0
+	for _, p := range r.Panels {
+		for _, row := range p.Acc {
+			for _, s := range row {
+				if s != nil {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// WritePoints writes one line per stored point, in key=value form (what notebooks print and their
+// tests parse):
+//
+//	point cora geomix1 alpha=0.1 hops=3: acc=83.82 std=0.72 runs=5 quick=false preset=true best=true
+//
+// best marks the K of the highest mean at that α (GridPanel.BestHops).
+func (r *GridReport) WritePoints(w io.Writer) error {
+	for _, p := range r.Panels {
+		best := p.BestHops()
+		for i, k := range p.Hops {
+			for j, a := range p.Alphas {
+				s := p.Acc[i][j]
+				if s == nil {
+					continue
+				}
+				if _, err := fmt.Fprintf(w, "point %s %s alpha=%s hops=%d: acc=%.2f std=%.2f runs=%d quick=%v preset=%v best=%v\n",
+					p.Dataset, p.Method, strconv.FormatFloat(a, 'g', -1, 64), k, s.Mean, s.Std, p.Runs, r.Quick,
+					a == p.PresetAlpha && k == p.PresetHops, best[j] == k); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -2,14 +2,12 @@ package tables
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/geomix-go/geomix/geomix"
@@ -30,6 +28,7 @@ var TSNEMethods = []string{"gcn", "geomix1", "geomix2", "geomix3"}
 // CiteSeer datasets by GCN and Geometric Mixup"): one run of each method with its preset, the
 // final-layer output at the run's selected epoch embedded in 2-D.
 type TSNESweep struct {
+	// Datasets and Methods are embedded in this order, GCN first when present (the others are compared with it).
 	Datasets, Methods []string
 	// Config is t-SNE's; tsne.DefaultConfig with Seed 0 unless set.
 	Config tsne.Config
@@ -69,12 +68,14 @@ type RepresentationRunner func(c Cell) (res *geomix.Result, representations [][]
 // Embedding is one stored point of the t-SNE figures: the run, its representations' class
 // separation and their 2-D embedding.
 type Embedding struct {
+	// Dataset and Method are the point's data set and method ids.
 	Dataset string `json:"dataset"`
 	Method  string `json:"method"`
 	// TestAcc is the run's test accuracy in percent at its selected epoch BestEpoch.
 	TestAcc   float64 `json:"test_acc"`
 	BestEpoch int     `json:"best_epoch"`
-	Quick     bool    `json:"quick"`
+	// Quick marks a point trained with QuickEpochs epochs: NOT the paper's protocol.
+	Quick bool `json:"quick"`
 	// Silhouette is the mean silhouette coefficient of the representations [N, C] grouped by the
 	// true labels; SilhouetteTSNE the same of the 2-D embedding.
 	Silhouette     float64 `json:"silhouette"`
@@ -219,107 +220,4 @@ func writeJSON(path string, v any) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	})
-}
-
-// TSNEReport is a TSNESweep's stored embeddings, data set by data set, method by method (nil where
-// none is stored).
-type TSNEReport struct {
-	Figure string `json:"figure"`
-	Provenance
-	Datasets   []string       `json:"datasets"`
-	Methods    []string       `json:"methods"`
-	Embeddings [][]*Embedding `json:"embeddings"`
-}
-
-// LoadTSNE reads sweep's stored embeddings under dir (a missing one is nil; an unreadable record is
-// an error naming it).
-func LoadTSNE(dir string, sweep TSNESweep) (*TSNEReport, error) {
-	if err := sweep.Check(); err != nil {
-		return nil, err
-	}
-	r := &TSNEReport{Figure: FigureTSNE, Provenance: newProvenance(), Datasets: sweep.Datasets, Methods: sweep.Methods}
-	for _, d := range sweep.Datasets {
-		row := make([]*Embedding, len(sweep.Methods))
-		for j, m := range sweep.Methods {
-			e, err := ReadEmbedding(TSNERecordPath(dir, d, m))
-			if errors.Is(err, os.ErrNotExist) {
-				continue
-			} else if err != nil {
-				return nil, err
-			}
-			row[j] = e
-			r.add(e.Quick, e.Command, e.GitRevision)
-		}
-		r.Embeddings = append(r.Embeddings, row)
-	}
-	return r, nil
-}
-
-// WriteTSNEReport renders OutDir/figure-tsne.md (atomically) from sweep's stored embeddings and
-// returns the report and its path.
-func WriteTSNEReport(sweep TSNESweep, opts Options) (*TSNEReport, string, error) {
-	opts = opts.withOutDir()
-	report, err := LoadTSNE(opts.OutDir, sweep)
-	if err != nil {
-		return nil, "", err
-	}
-	report.Command = opts.Command
-	path, err := writeFigureReport(opts, FigureTSNE, report.Markdown())
-	return report, path, err
-}
-
-// Separation counts, on each data set with GCN's embedding stored (GCN must be the sweep's first
-// method), the other methods' embeddings and those whose representations' silhouette is above
-// GCN's: the paper's claim that GeoMix's representations are more discriminative.
-func (r *TSNEReport) Separation() (compared, above int) {
-	if len(r.Methods) == 0 || r.Methods[0] != "gcn" {
-		return 0, 0
-	}
-	for _, row := range r.Embeddings {
-		if row[0] == nil {
-			continue
-		}
-		for _, e := range row[1:] {
-			if e != nil {
-				compared++
-				if e.Silhouette > row[0].Silhouette {
-					above++
-				}
-			}
-		}
-	}
-	return compared, above
-}
-
-// Markdown renders the report: a header, then per data set and method the run's test accuracy and
-// the silhouette of its representations and of their embedding, and the claim's count.
-func (r *TSNEReport) Markdown() string {
-	var b strings.Builder
-	b.WriteString("# Figures: t-SNE of the learned representations\n\nOne run per method with its preset; its final-layer output (the logits [N, C] in evaluation mode) at the selected epoch, embedded in 2-D by t-SNE. The command draws each embedding in `figure-tsne/<dataset>-<method>.html` beside its record (charts are not committed: each inlines ECharts; `--report-only` redraws them from the records).\n\n")
-	r.Provenance.writeFigureHeader(&b, FigureTSNE)
-	b.WriteString("\n| Dataset | Method | Test acc. (run 0) | Best epoch | Silhouette (representations) | Silhouette (t-SNE, 2-D) |\n|---|---|---|---|---|---|\n")
-	for i, d := range r.Datasets {
-		for j, m := range r.Methods {
-			e := r.Embeddings[i][j]
-			if e == nil {
-				fmt.Fprintf(&b, "| %s | %s | not run | | | |\n", DatasetNames[d], MethodNames[m])
-				continue
-			}
-			fmt.Fprintf(&b, "| %s | %s | %.2f | %d | %.3f | %.3f |\n", DatasetNames[d], MethodNames[m], e.TestAcc, e.BestEpoch, e.Silhouette, e.SilhouetteTSNE)
-		}
-	}
-	var configs []string
-	for _, row := range r.Embeddings {
-		for _, e := range row {
-			if e != nil {
-				configs = appendNew(configs, fmt.Sprintf("perplexity %g, %d iterations, seed %d", e.TSNE.Perplexity, e.TSNE.Iterations, e.TSNE.Seed))
-			}
-		}
-	}
-	if len(configs) > 0 {
-		fmt.Fprintf(&b, "\nt-SNE: %s.\n", strings.Join(configs, "; "))
-	}
-	compared, above := r.Separation()
-	fmt.Fprintf(&b, "\nThe representations' silhouette is above GCN's for %d of %d GeoMix embeddings (the paper: \"the hidden representations learned with Geometric Mixup are more discriminative\").\n", above, compared)
-	return b.String()
 }

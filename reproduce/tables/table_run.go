@@ -4,95 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/geomix-go/geomix/geomix"
 	"github.com/geomix-go/geomix/internal/atomicfile"
 )
-
-// Cell is one (dataset, method) of a table for a CellRunner to train.
-type Cell struct {
-	Dataset, Method string
-	// Runs is the number of independent runs to train.
-	Runs int
-	// Quick asks for a short, non-paper protocol (few epochs); its meaning is the runner's.
-	Quick bool
-	// Params are hyper-parameters (the Param* names of packages training, backbones and methods) that override the preset, e.g. a point
-	// of a Grid; nil for a table's cells.
-	Params map[string]any
-	// Checkpoint is the file where the runner keeps its state between runs (geomix.WithCheckpoint),
-	// so that an interrupted cell resumes at the run it was in; the sweep deletes it once the cell's
-	// record is written. "" (quick cells) means none.
-	Checkpoint string
-}
-
-// String names the cell in progress lines and errors: "dataset/method", then its Params in name
-// order, e.g. "cora/geomix1 alpha=0.3 hops=2".
-func (c Cell) String() string {
-	s := c.Dataset + "/" + c.Method
-	for _, k := range slices.Sorted(maps.Keys(c.Params)) {
-		s += fmt.Sprintf(" %s=%v", k, c.Params[k])
-	}
-	return s
-}
-
-// CellRunner trains one cell and returns the summary of its runs. A runner must return exactly
-// c.Runs runs for c.Dataset and c.Method.
-type CellRunner func(c Cell) (*geomix.Result, error)
-
-// Options configure a sweep over a table's cells. The zero value runs every cell of the table with
-// the paper's number of runs into "results/".
-type Options struct {
-	// Datasets and Methods restrict the sweep (in the table's order whatever the order given); nil
-	// means every runnable column/row, and with Quick every column in QuickDatasets (every column
-	// of a table whose columns are read from other trainings, Spec.TrainedOn). A column selects its
-	// training, hence all the columns read from it.
-	Datasets, Methods []string
-	// Runs per cell; 0 means DefaultRuns(dataset), or 1 with Quick.
-	Runs int
-	// Quick runs a short, non-paper protocol: 1 run (unless Runs says otherwise), few epochs (the
-	// runner decides), QuickDatasets only unless Datasets names others.
-	Quick bool
-	// OutDir is the results directory; "" means "results". Cells go to OutDir/<table>/, the report to
-	// OutDir/<table>.md.
-	OutDir string
-	// Force reruns cells that already have a matching record.
-	Force bool
-	// Command is the command line recorded in every cell and in the report's header.
-	Command string
-	// GitRevision is recorded in every cell; "" means GitRevision(".", OutDir).
-	GitRevision string
-	// Progress receives one line per cell (cell i of n, dataset/method, elapsed, ETA); nil means
-	// os.Stderr.
-	Progress io.Writer
-	// Jobs is how many cells train at once, taken in table order; 0 or 1 means one after the
-	// other. Cells are independent, so a cell's record does not depend on Jobs. On GoMLX's pure-Go
-	// backend a training keeps one core busy, so up to the number of cores Jobs shortens a sweep
-	// nearly in proportion; memory adds up across the cells in flight.
-	Jobs int
-}
-
-// withOutDir returns o with OutDir defaulted to "results".
-func (o Options) withOutDir() Options {
-	if o.OutDir == "" {
-		o.OutDir = "results"
-	}
-	return o
-}
-
-// CellError is a cell that failed in a sweep.
-type CellError struct {
-	Dataset, Method string
-	// Params are the failed cell's Cell.Params (nil for a table's cells).
-	Params map[string]any
-	Err    error
-}
 
 // Sweep is what a call to Run did.
 type Sweep struct {
@@ -105,16 +24,6 @@ type Sweep struct {
 	Report *Report
 	// ReportPath is OutDir/<table>.md.
 	ReportPath string
-}
-
-// cell is one Cell of a sweep with its record's path.
-type cell struct {
-	Cell
-	path string
-	skip bool
-	// shared is another table's record of the same cell, retargeted to this table (SharedFrom
-	// set), written instead of training.
-	shared *Record
 }
 
 // Run runs every selected cell of spec through runner, opts.Jobs at a time, writing each finished
@@ -183,121 +92,6 @@ func writeReport(spec *Spec, opts Options, failed []CellError) (*Report, string,
 		return err
 	})
 	return report, path, err
-}
-
-// sweepRun is one Run's cells on their way through opts.Jobs workers: the counters, the failures
-// and the progress lines are shared, and touched only under mu (see locked).
-type sweepRun struct {
-	opts     Options
-	runner   CellRunner
-	table    string
-	cells    []cell
-	toRun    int
-	progress io.Writer
-	start    time.Time
-
-	mu     sync.Mutex
-	sweep  Sweep     // Failed is filled by all, in table order
-	failed []failure // as they happen
-}
-
-// failure is a failed cell with its index in the sweep.
-type failure struct {
-	index int
-	CellError
-}
-
-// all runs every cell, opts.Jobs at a time in table order, and returns the sweep with its failures
-// in table order.
-func (s *sweepRun) all() *Sweep {
-	s.start = time.Now()
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range max(s.opts.Jobs, 1) {
-		wg.Go(func() {
-			for i := range work {
-				s.one(i)
-			}
-		})
-	}
-	for i := range s.cells {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	slices.SortFunc(s.failed, func(a, b failure) int { return a.index - b.index })
-	for _, f := range s.failed {
-		s.sweep.Failed = append(s.sweep.Failed, f.CellError)
-	}
-	return &s.sweep
-}
-
-// one skips, copies or trains cell i and reports it.
-func (s *sweepRun) one(i int) {
-	c := s.cells[i]
-	prefix := fmt.Sprintf("%s cell %d of %d, %s", s.table, i+1, len(s.cells), c.Cell)
-	fail := func(err error, format string, args ...any) {
-		s.locked(func() {
-			s.failed = append(s.failed, failure{i, CellError{Dataset: c.Dataset, Method: c.Method, Params: c.Params, Err: err}})
-			fmt.Fprintf(s.progress, format, args...)
-		})
-	}
-	switch {
-	case c.skip:
-		s.locked(func() {
-			s.sweep.Skipped++
-			fmt.Fprintf(s.progress, "%s: finished earlier (%s), skipped\n", prefix, c.path)
-		})
-	case c.shared != nil:
-		if err := writeRecord(c.path, c.shared); err != nil {
-			fail(err, "%s: FAILED: %v\n", prefix, err)
-			return
-		}
-		s.locked(func() {
-			s.sweep.Shared++
-			fmt.Fprintf(s.progress, "%s: same cell as %s, copied to %s\n", prefix, c.shared.SharedFrom, c.path)
-		})
-	default:
-		s.locked(func() {
-			fmt.Fprintf(s.progress, "%s: running %d run(s), quick=%v; elapsed %s, ETA %s\n", prefix, c.Runs, s.opts.Quick,
-				roundDuration(time.Since(s.start)), eta(time.Since(s.start), s.sweep.Ran+len(s.failed), s.toRun))
-		})
-		cellStart := time.Now()
-		rec, err := s.opts.runCell(s.runner, s.table, c)
-		if err != nil {
-			fail(err, "%s: FAILED after %s: %v\n", prefix, roundDuration(time.Since(cellStart)), err)
-			return
-		}
-		s.locked(func() {
-			s.sweep.Ran++
-			fmt.Fprintf(s.progress, "%s: %.2f ± %.2f in %s -> %s\n",
-				prefix, rec.TestAccMean, rec.TestAccStd, roundDuration(time.Since(cellStart)), c.path)
-		})
-	}
-}
-
-// locked runs f under the sweep's lock.
-func (s *sweepRun) locked(f func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f()
-}
-
-// Cell states of a Plan.
-const (
-	StateFinished   = "finished"
-	StateShared     = "copied from another table"
-	StateInProgress = "in progress"
-	StateStale      = "checkpoint for another run count (--force starts over)"
-	StateToRun      = "to run"
-)
-
-// PlannedCell is a cell of a sweep before it runs: its training, record path and state (one of the
-// State* constants); Done counts the runs its checkpoint holds when in progress.
-type PlannedCell struct {
-	Cell
-	Path, State string
-	Done        int
 }
 
 // Plan returns what Run would do with spec and opts, cell by cell, without training anything.
@@ -455,30 +249,4 @@ func (o Options) selection(spec *Spec) (datasets, methods []string, err error) {
 		}
 	}
 	return datasets, methods, nil
-}
-
-// callRunner calls runner, turning a panic (e.g. a GoMLX shape error) into an error for this cell.
-func callRunner(runner CellRunner, c Cell) (res *geomix.Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = nil, fmt.Errorf("runner panicked: %v", p)
-		}
-	}()
-	return runner(c)
-}
-
-// eta estimates the remaining time from the mean duration of the done cells among total to run.
-func eta(elapsed time.Duration, done, total int) string {
-	if done == 0 {
-		return "unknown"
-	}
-	return roundDuration(elapsed / time.Duration(done) * time.Duration(total-done)).String()
-}
-
-// roundDuration rounds d for display.
-func roundDuration(d time.Duration) time.Duration {
-	if d < time.Minute {
-		return d.Round(100 * time.Millisecond)
-	}
-	return d.Round(time.Second)
 }

@@ -6,9 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -25,14 +23,17 @@ const (
 
 // Row compares one cell of ours with the paper's.
 type Row struct {
+	// Dataset and Method are the cell's column and row ids.
 	Dataset string `json:"dataset"`
 	Method  string `json:"method"`
-	// Status is one of the Status* constants; Ours is set only for StatusOK.
+	// Status is one of the Status* constants; Ours (our mean ± std over Runs runs) is set only for
+	// StatusOK.
 	Status string `json:"status"`
 	Ours   *Stat  `json:"ours,omitempty"`
 	Runs   int    `json:"runs,omitempty"`
 	// Quick marks a cell run with --quick: NOT the paper's protocol.
-	Quick bool  `json:"quick"`
+	Quick bool `json:"quick"`
+	// Paper is the paper's printed mean ± std, nil where it prints none.
 	Paper *Stat `json:"paper,omitempty"`
 	// Diff is ours − paper in accuracy points.
 	Diff *float64 `json:"diff,omitempty"`
@@ -49,6 +50,21 @@ type Row struct {
 	// TrainSeconds is the training time of the cell's record (its seconds_total: every run, from
 	// every process that trained it), set with Ours.
 	TrainSeconds float64 `json:"train_seconds,omitempty"`
+	// Record is the provenance of the cell's record, set with Ours.
+	Record *RecordProvenance `json:"record,omitempty"`
+}
+
+// RecordProvenance is how a cell's record was made: what a report's provenance block lists.
+type RecordProvenance struct {
+	// Training names the record's training: its data set and method ids (Table 3's three columns
+	// of a row share one).
+	Training [2]string `json:"training"`
+	// Command, GitRevision and FinishedAt are the record's command, revision and finish time.
+	Command     string    `json:"command"`
+	GitRevision string    `json:"git_revision"`
+	FinishedAt  time.Time `json:"finished_at"`
+	// SharedFrom is the record's SharedFrom: the other table's record it was copied from.
+	SharedFrom string `json:"shared_from,omitempty"`
 }
 
 // TrainingTime sums the training time of the distinct trainings behind a report's rows with
@@ -61,45 +77,33 @@ type TrainingTime struct {
 	Of int `json:"of"`
 }
 
-// Provenance says how a report's records were made and where the report was rendered.
-type Provenance struct {
-	// Command is the command that rendered the report ("" when loaded by a notebook).
-	Command string `json:"command,omitempty"`
-	// CellCommands and GitRevisions are the distinct commands and revisions of the stored records.
-	CellCommands []string  `json:"cell_commands"`
-	GitRevisions []string  `json:"git_revisions"`
-	Date         time.Time `json:"date"`
-	Machine      string    `json:"machine"`
-	// Quick is true when any record was run with --quick.
-	Quick bool `json:"quick"`
-}
-
-// newProvenance is the provenance of a report rendered now on this machine, before its records.
-func newProvenance() Provenance { return Provenance{Date: time.Now().UTC(), Machine: machineNote()} }
-
-// add counts a record (a table cell, a figure point) made with quick, command and revision.
-func (p *Provenance) add(quick bool, command, revision string) {
-	p.Quick = p.Quick || quick
-	p.CellCommands = appendNew(p.CellCommands, command)
-	p.GitRevisions = appendNew(p.GitRevisions, revision)
+// String says the summed time and how many of the needed trainings it covers.
+func (t TrainingTime) String() string {
+	return fmt.Sprintf("%s (%d of the %d trainings needed)", Duration(t.Seconds), t.Trainings, t.Of)
 }
 
 // Report is a table's comparison of our results with the paper's: one row per (dataset, method) of
 // the paper's table, data set by data set.
 type Report struct {
+	// Table is the table id ("table2"), Number its number in the paper, Caption its caption.
 	Table   string `json:"table"`
 	Number  int    `json:"number"`
 	Caption string `json:"caption"`
 	Provenance
 	// Reference is the method relative changes are computed against ("" when none).
-	Reference string   `json:"reference,omitempty"`
-	Notes     []string `json:"notes"`
-	Rows      []Row    `json:"rows"`
+	Reference string `json:"reference,omitempty"`
+	// Notes say, in Markdown, where our data, protocol or implementation differ and why flagged
+	// cells differ (Notes(Table)); Rows are the cells.
+	Notes string `json:"notes"`
+	Rows  []Row  `json:"rows"`
 	// Time is the training time of every runnable cell; TimedMethods and Timed the same for the
 	// spec's TimedMethods only (Timed is nil when the table names none).
 	Time         TrainingTime  `json:"training_time"`
 	TimedMethods []string      `json:"timed_methods,omitempty"`
 	Timed        *TrainingTime `json:"timed_training_time,omitempty"`
+	// Claims are the spec's Claims counted on Rows.
+	Claims []ClaimCheck `json:"claims,omitempty"`
+	claims []Claim
 }
 
 // ReportPath is where the Markdown report of table goes under dir.
@@ -128,7 +132,7 @@ func LoadReport(dir, table string) (*Report, error) {
 	p := spec.Paper
 	rep := &Report{
 		Table: p.ID, Number: p.Number, Caption: p.Caption, Provenance: newProvenance(),
-		Reference: spec.Reference, Notes: Notes[p.ID],
+		Reference: spec.Reference, Notes: Notes(p.ID),
 	}
 	if len(spec.TimedMethods) > 0 {
 		rep.TimedMethods, rep.Timed = spec.TimedMethods, &TrainingTime{}
@@ -170,6 +174,8 @@ func LoadReport(dir, table string) (*Report, error) {
 				row.Status, row.Error = StatusUnreadable, err.Error()
 			default:
 				row.Status, row.Ours, row.Runs, row.Quick, row.TrainSeconds = StatusOK, &s, rec.Runs, rec.Quick, rec.SecondsTotal
+				row.Record = &RecordProvenance{Training: training, Command: rec.Command, GitRevision: rec.GitRevision,
+					FinishedAt: rec.FinishedAt, SharedFrom: rec.SharedFrom}
 				ours[[2]string{d, m}] = s
 				if !trained[training] {
 					trained[training] = true
@@ -195,6 +201,8 @@ func LoadReport(dir, table string) (*Report, error) {
 			row.RelChange = &rc
 		}
 	}
+	rep.claims = spec.Claims
+	rep.Claims = rep.CheckClaims(spec.Claims)
 	return rep, nil
 }
 
@@ -224,143 +232,5 @@ func (r *Report) markFailed(spec *Spec, dataset, method string, err error) {
 				PaperRelChange: r.Rows[i].PaperRelChange, Error: err.Error()}
 		}
 	}
-}
-
-// Markdown renders the report: a header (command, date, machine, revisions, quick warning, notes)
-// and one table row per cell with ours, the paper's, the difference and a mark (⚠) for flagged cells.
-func (r *Report) Markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Table %d: ours vs paper\n\n%s\n\n", r.Number, r.Caption)
-	r.Provenance.write(&b, "Cells")
-	if r.Quick {
-		b.WriteString("\n> **Cells marked (quick) are NOT the paper's protocol**: 1 run, few epochs; do not compare them with the paper.\n")
-	}
-	if len(r.Notes) > 0 {
-		b.WriteString("\nNotes:\n\n")
-		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "- %s\n", n)
-		}
-	}
-	b.WriteString("\nAccuracies in percent, mean ± std over runs. Δ = ours − paper in points; ⚠ marks |Δ| > max(2 × paper std, 1.0). " +
-		"Time is the cell's training time (all its runs, from every process that trained it) on the machine and revision its record names.\n\n")
-	refName := MethodNames[r.Reference]
-	if r.Reference != "" {
-		fmt.Fprintf(&b, "| Dataset | Method | Ours | Paper | Δ | | Δ vs %s (ours) | Δ vs %s (paper) | Time |\n|---|---|---|---|---|---|---|---|---|\n", refName, refName)
-	} else {
-		b.WriteString("| Dataset | Method | Ours | Paper | Δ | | Time |\n|---|---|---|---|---|---|---|\n")
-	}
-	ran, flagged := 0, 0
-	for _, row := range r.Rows {
-		ours := row.Status
-		if row.Ours != nil {
-			ran++
-			ours = fmt.Sprintf("%.2f ± %.2f (%d runs)", row.Ours.Mean, row.Ours.Std, row.Runs)
-			if row.Runs == 1 {
-				ours = fmt.Sprintf("%.2f (1 run)", row.Ours.Mean)
-			}
-			if row.Quick {
-				ours += " (quick)"
-			}
-		} else if row.Error != "" {
-			ours += ": " + strings.ReplaceAll(row.Error, "|", "\\|")
-		} else if row.Progress != "" {
-			ours += ": " + row.Progress
-		}
-		cols := []string{DatasetNames[row.Dataset], MethodNames[row.Method], ours, stat(row.Paper), signed(row.Diff, "%+.2f"), ""}
-		if row.Flagged {
-			flagged++
-			cols[5] = "⚠"
-		}
-		if r.Reference != "" {
-			cols = append(cols, signed(row.RelChange, "%+.2f%%"), signed(row.PaperRelChange, "%+.2f%%"))
-		}
-		cols = append(cols, "")
-		if row.Ours != nil {
-			cols[len(cols)-1] = Duration(row.TrainSeconds)
-		}
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(cols, " | "))
-	}
-	fmt.Fprintf(&b, "\n%d of %d cells have results; %d flagged.\n", ran, len(r.Rows), flagged)
-	fmt.Fprintf(&b, "\nTraining time of the cells with results: %s.\n", r.Time)
-	if r.Timed != nil {
-		names := make([]string, len(r.TimedMethods))
-		for i, m := range r.TimedMethods {
-			names[i] = MethodNames[m]
-		}
-		fmt.Fprintf(&b, "Training time of %s on every data set: %s.\n", strings.Join(names, ", "), *r.Timed)
-	}
-	return b.String()
-}
-
-// write writes the provenance as a report's header list: the rendering command, the other commands
-// that produced its records (what: "Cells", "Points"), the date, the machine and the revisions.
-func (p Provenance) write(b *strings.Builder, what string) {
-	if p.Command != "" {
-		fmt.Fprintf(b, "- Command: `%s`\n", p.Command)
-	}
-	for _, c := range p.CellCommands {
-		if c != p.Command {
-			fmt.Fprintf(b, "- %s produced by: `%s`\n", what, c)
-		}
-	}
-	fmt.Fprintf(b, "- Rendered: %s\n", p.Date.Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(b, "- Machine: %s\n", p.Machine)
-	if len(p.GitRevisions) > 0 {
-		fmt.Fprintf(b, "- Revisions: %s\n", strings.Join(p.GitRevisions, ", "))
-	}
-}
-
-// String says the summed time and how many of the needed trainings it covers.
-func (t TrainingTime) String() string {
-	return fmt.Sprintf("%s (%d of the %d trainings needed)", Duration(t.Seconds), t.Trainings, t.Of)
-}
-
-// Duration formats seconds for a reader: "45 s", "12 min", "3 h 05 min".
-func Duration(seconds float64) string {
-	d := time.Duration(seconds * float64(time.Second)).Round(time.Second)
-	if d < time.Minute {
-		return fmt.Sprintf("%d s", int(d.Seconds()))
-	}
-	if d = d.Round(time.Minute); d < time.Hour {
-		return fmt.Sprintf("%d min", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%d h %02d min", int(d.Hours()), int(d.Minutes())%60)
-}
-
-// stat formats a mean ± std, or "" for nil.
-func stat(s *Stat) string {
-	if s == nil {
-		return ""
-	}
-	return fmt.Sprintf("%.2f ± %.2f", s.Mean, s.Std)
-}
-
-// signed formats v with format, or "" for nil.
-func signed(v *float64, format string) string {
-	if v == nil {
-		return ""
-	}
-	return fmt.Sprintf(format, *v)
-}
-
-// appendNew appends s to list unless it is empty or already there.
-func appendNew(list []string, s string) []string {
-	if s == "" || slices.Contains(list, s) {
-		return list
-	}
-	return append(list, s)
-}
-
-// machineNote describes the machine rendering the report.
-func machineNote() string {
-	backend := "GOMLX_BACKEND=" + os.Getenv("GOMLX_BACKEND")
-	if os.Getenv("GOMLX_BACKEND") == "" {
-		backend = "GOMLX_BACKEND unset (the CLI then uses the pure-Go backend)"
-	}
-	host, err := os.Hostname()
-	if err != nil {
-		host = "unknown host"
-	}
-	return fmt.Sprintf("%s, %s/%s, %d CPUs, %s, %s", host, runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), runtime.Version(), backend)
+	r.Claims = r.CheckClaims(r.claims)
 }

@@ -5,8 +5,60 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+
+	geodata "github.com/geomix-go/geomix/datasets"
 )
+
+// CommittedOrQuick returns the comparison of table with the paper that a notebook or a preview
+// shows: the records under resultsDir when quick is false and at least one cell has results there;
+// otherwise (quick, or nothing committed yet) a quick sweep of datasets × methods through runner
+// into a temporary folder, removed afterwards. A quick sweep whose every failed cell lacks its
+// data (datasets.ErrMissing: no data root, offline) falls back to the committed records when there
+// are any. It says which on log. command and revision are recorded in the quick sweep's cells.
+func CommittedOrQuick(resultsDir, table string, quick bool, datasets, methods []string, runner CellRunner, command, revision string, log io.Writer) (*Report, error) {
+	committed, err := LoadReport(resultsDir, table)
+	if err != nil {
+		return nil, err
+	}
+	hasCommitted := len(committed.WithResults().Rows) > 0
+	if !quick {
+		if hasCommitted {
+			fmt.Fprintf(log, "committed results: %s/%s\n", resultsDir, table)
+			return committed, nil
+		}
+		fmt.Fprintf(log, "no committed results under %s/%s yet: running the quick subset instead\n", resultsDir, table)
+	}
+	spec, err := SpecFor(table)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "geomix-"+table)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	fmt.Fprintf(log, "quick sweep (NOT the paper's protocol: 1 run, %d epochs): %v x %v\n", QuickEpochs, datasets, methods)
+	sweep, err := Run(spec, runner, Options{Datasets: datasets, Methods: methods, Quick: true,
+		OutDir: dir, Command: command, GitRevision: revision, Progress: log})
+	if err != nil {
+		if hasCommitted && sweep != nil && len(sweep.Failed) > 0 && allMissingData(sweep.Failed) {
+			fmt.Fprintf(log, "the quick sweep has no data (%v): showing the committed results under %s/%s instead\n", sweep.Failed[0].Err, resultsDir, table)
+			return committed, nil
+		}
+		return nil, err
+	}
+	return sweep.Report, nil
+}
+
+// allMissingData reports whether every failed cell failed for a missing data file.
+func allMissingData(failed []CellError) bool {
+	for _, f := range failed {
+		if !errors.Is(f.Err, geodata.ErrMissing) {
+			return false
+		}
+	}
+	return true
+}
 
 // figureCommittedOrQuick returns what a notebook shows of figure id: the report load(resultsDir)
 // when quick is false and it holds a point (count > 0); otherwise (quick, or nothing committed yet)
@@ -78,117 +130,4 @@ func TSNECommittedOrQuick(resultsDir string, sweep TSNESweep, quick bool, quickS
 			r, _, err := RunTSNE(quickSweep, runner, Options{Quick: true, OutDir: dir, Command: command, GitRevision: revision, Progress: log})
 			return r, err
 		}, log)
-}
-
-// Points counts the stored points of every panel.
-func (r *GridReport) Points() int {
-	n := 0
-	for _, p := range r.Panels {
-		for _, row := range p.Acc {
-			for _, s := range row {
-				if s != nil {
-					n++
-				}
-			}
-		}
-	}
-	return n
-}
-
-// WritePoints writes one line per stored point, in key=value form (what notebooks print and their
-// tests parse):
-//
-//	point cora geomix1 alpha=0.1 hops=3: acc=83.82 std=0.72 runs=5 quick=false preset=true best=true
-//
-// best marks the K of the highest mean at that α (GridPanel.BestHops).
-func (r *GridReport) WritePoints(w io.Writer) error {
-	for _, p := range r.Panels {
-		best := p.BestHops()
-		for i, k := range p.Hops {
-			for j, a := range p.Alphas {
-				s := p.Acc[i][j]
-				if s == nil {
-					continue
-				}
-				if _, err := fmt.Fprintf(w, "point %s %s alpha=%s hops=%d: acc=%.2f std=%.2f runs=%d quick=%v preset=%v best=%v\n",
-					p.Dataset, p.Method, strconv.FormatFloat(a, 'g', -1, 64), k, s.Mean, s.Std, p.Runs, r.Quick,
-					a == p.PresetAlpha && k == p.PresetHops, best[j] == k); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// Points counts the stored points, plain and mixed, of every panel.
-func (r *BackboneReport) Points() int {
-	n := 0
-	for _, p := range r.Panels {
-		for _, s := range append([]*Stat{p.Plain}, p.Mixed...) {
-			if s != nil {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// Points counts the stored embeddings.
-func (r *TSNEReport) Points() int {
-	n := 0
-	for _, row := range r.Embeddings {
-		for _, e := range row {
-			if e != nil {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// WritePanels writes one line per (data set, backbone) with a stored point, in key=value form (what
-// notebooks print and their tests parse); a missing point is "none":
-//
-//	backbone cora gat: plain=80.14 std=1.70 geomix1=82.10 std=0.90 runs=5 quick=false
-func (r *BackboneReport) WritePanels(w io.Writer) error {
-	for _, p := range r.Panels {
-		if p.Runs == 0 {
-			continue
-		}
-		line := fmt.Sprintf("backbone %s %s: plain=%s", p.Dataset, p.Backbone, statWords(p.Plain))
-		for i, m := range r.Methods {
-			line += fmt.Sprintf(" %s=%s", m, statWords(p.Mixed[i]))
-		}
-		if _, err := fmt.Fprintf(w, "%s runs=%d quick=%v\n", line, p.Runs, r.Quick); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// statWords is "mean std=std" with two decimals, or "none std=none".
-func statWords(s *Stat) string {
-	if s == nil {
-		return "none std=none"
-	}
-	return fmt.Sprintf("%.2f std=%.2f", s.Mean, s.Std)
-}
-
-// WriteEmbeddings writes one line per stored embedding, in key=value form (what notebooks print and
-// their tests parse):
-//
-//	embedding cora gcn: test=81.50 epoch=120 silhouette=0.245 silhouette_tsne=0.226 nodes=2708 quick=false
-func (r *TSNEReport) WriteEmbeddings(w io.Writer) error {
-	for i, d := range r.Datasets {
-		for j, m := range r.Methods {
-			if e := r.Embeddings[i][j]; e != nil {
-				if _, err := fmt.Fprintf(w, "embedding %s %s: test=%.2f epoch=%d silhouette=%.3f silhouette_tsne=%.3f nodes=%d quick=%v\n",
-					d, m, e.TestAcc, e.BestEpoch, e.Silhouette, e.SilhouetteTSNE, len(e.X), e.Quick); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
 }

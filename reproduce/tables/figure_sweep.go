@@ -58,37 +58,6 @@ func planFigure(f figure, opts Options) ([]PlannedCell, error) {
 	return plannedPoints(points, opts), nil
 }
 
-// writeFigureReport writes markdown atomically to OutDir/<id>.md and returns the path.
-func writeFigureReport(opts Options, id, markdown string) (string, error) {
-	path := ReportPath(opts.OutDir, id)
-	return path, atomicfile.Write(path, func(w io.Writer) error {
-		_, err := io.WriteString(w, markdown)
-		return err
-	})
-}
-
-// pointTally is what a figure panel sums over its stored points.
-type pointTally struct {
-	// Runs is the largest run count of the stored points; TrainSeconds sums their seconds_total.
-	Runs         int     `json:"runs"`
-	TrainSeconds float64 `json:"train_seconds"`
-}
-
-// loadPoint reads the point c of figure stored at path for a report: nil when it is not stored,
-// else its test accuracy, counted in tally and prov. An unreadable record is an error naming it.
-func loadPoint(path, figure string, c Cell, tally *pointTally, prov *Provenance) (*Stat, error) {
-	rec, err := readPoint(path, figure, c)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	tally.Runs = max(tally.Runs, rec.Runs)
-	tally.TrainSeconds += rec.SecondsTotal
-	prov.add(rec.Quick, rec.Command, rec.GitRevision)
-	return &Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}, nil
-}
-
 // pointRuns is the number of runs of a point on dataset under opts.
 func pointRuns(opts Options, dataset string) int {
 	switch {
@@ -167,26 +136,6 @@ func runPoints(figure string, points []cell, toRun int, runner CellRunner, opts 
 	return nil
 }
 
-// progressOf is opts.Progress, or os.Stderr when nil.
-func progressOf(opts Options) io.Writer {
-	if opts.Progress == nil {
-		return os.Stderr
-	}
-	return opts.Progress
-}
-
-// sweepDefaults checks opts' counts and fills OutDir and GitRevision.
-func sweepDefaults(opts Options) (Options, error) {
-	if opts.Runs < 0 || opts.Jobs < 0 {
-		return opts, fmt.Errorf("tables: runs and jobs must be >= 0 (0 for the default), got %d and %d", opts.Runs, opts.Jobs)
-	}
-	opts = opts.withOutDir()
-	if opts.GitRevision == "" {
-		opts.GitRevision = GitRevision(".", opts.OutDir)
-	}
-	return opts, nil
-}
-
 // plannedPoints returns points as PlannedCells: finished, in progress (with its checkpoint's runs),
 // stale or to run.
 func plannedPoints(points []cell, opts Options) []PlannedCell {
@@ -207,6 +156,7 @@ func plannedPoints(points []cell, opts Options) []PlannedCell {
 
 // FigureError is a figure sweep's error when points failed.
 type FigureError struct {
+	// Figure is the figure's id, e.g. FigureHyper.
 	Figure string
 	// Failed are the failed points, in sweep order, of Of points.
 	Failed []CellError
@@ -222,15 +172,41 @@ func (e *FigureError) Error() string {
 	return fmt.Sprintf("%d of %d points of %s failed: %s", len(names), e.Of, e.Figure, strings.Join(names, "; "))
 }
 
-// writeFigureHeader writes what every figure report has under its title: the provenance list, the
-// quick warning when any point was quick, and the figure's notes (Notes[id]).
-func (p Provenance) writeFigureHeader(b *strings.Builder, id string) {
-	p.write(b, "Points")
+// pointTally is what a figure panel sums over its stored points.
+type pointTally struct {
+	// Runs is the largest run count of the stored points; TrainSeconds sums their seconds_total.
+	Runs         int     `json:"runs"`
+	TrainSeconds float64 `json:"train_seconds"`
+}
+
+// loadPoint reads the point c of figure stored at path for a report: nil when it is not stored,
+// else its test accuracy, counted in tally and prov. An unreadable record is an error naming it.
+func loadPoint(path, figure string, c Cell, tally *pointTally, prov *Provenance) (*Stat, error) {
+	rec, err := readPoint(path, figure, c)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	tally.Runs = max(tally.Runs, rec.Runs)
+	tally.TrainSeconds += rec.SecondsTotal
+	prov.add(rec.Quick, rec.Command, rec.GitRevision)
+	return &Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}, nil
+}
+
+// writeFigureReport writes markdown atomically to OutDir/<id>.md and returns the path.
+func writeFigureReport(opts Options, id, markdown string) (string, error) {
+	path := ReportPath(opts.OutDir, id)
+	return path, atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, markdown)
+		return err
+	})
+}
+
+// writeQuickWarning warns, when any point was run with --quick, that such points are not the
+// paper's protocol.
+func (p Provenance) writeQuickWarning(b *strings.Builder) {
 	if p.Quick {
 		b.WriteString("\n> **Points run with --quick are NOT the paper's protocol**: few epochs (and 1 run per point).\n")
-	}
-	b.WriteString("\nNotes:\n\n")
-	for _, n := range Notes[id] {
-		fmt.Fprintf(b, "- %s\n", n)
 	}
 }

@@ -1,22 +1,10 @@
-// Package tables holds the result tables of the GeoMix paper (KDD'24) as data, runs the cells of the
-// tables this toolkit can reproduce through a caller-supplied CellRunner (resumable: every finished
-// cell is one JSON file, written atomically), and compares our results with the paper's numbers.
-//
-// The CLI (go run ./reproduce table2|table5|list) and the notebooks share this package: notebooks
-// call LoadReport to read committed results and get the ours-vs-paper rows without re-implementing
-// anything.
-//
-// Decisions: a sweep runs cells one after the other and keeps going when a cell fails, then reports
-// every failed cell (the CLI exits non-zero). A quick sweep (Options.Quick) is a smoke test, NOT the
-// paper's protocol: 1 run per cell and only the small graphs of QuickDatasets unless data sets are
-// named; the CLI's runner also trains quick cells for 50 epochs instead of the scripts' 150-500.
-// Quick cells are stored with quick=true and labelled in every report.
 package tables
 
 import "fmt"
 
 // Stat is a test accuracy in percent as "mean ± std" over runs.
 type Stat struct {
+	// Mean and Std are the mean and standard deviation over runs, in percent.
 	Mean float64 `json:"mean"`
 	Std  float64 `json:"std"`
 }
@@ -46,28 +34,6 @@ type PaperTable struct {
 func (t *PaperTable) Cell(method, dataset string) (Stat, bool) {
 	s, ok := t.Cells[method][dataset]
 	return s, ok
-}
-
-// MethodNames maps our method ids to the names the paper prints. "erm" is the GCN trained with plain
-// cross-entropy of the OOD tables (SPEC §6.1).
-var MethodNames = map[string]string{
-	"mlp": "MLP", "gcn": "GCN", "gat": "GAT", "sgc": "SGC", "appnp": "APPNP", "glognn": "GloGNN",
-	"erm": "ERM", "eerm": "EERM", "dann": "DANN",
-	"mixup": "Mixup", "graphmixup": "GraphMixup", "graphmix": "GraphMix",
-	"geomix1": "GeoMix-I", "geomix2": "GeoMix-II", "geomix3": "GeoMix-III",
-	"randommix": "Random Mix", "nolocality": "w/o Locality",
-}
-
-// DatasetNames maps our dataset (column) ids to the names the paper prints. Table 3's columns are
-// the three OOD test graphs of twitch-ood (PyG names FR, PT, RU; MUSAE names FR, PTBR, RU). Table 4's
-// columns are a data set with a training-label count per class, written "<dataset>-<count>".
-var DatasetNames = map[string]string{
-	"cora": "Cora", "citeseer": "CiteSeer", "pubmed": "PubMed", "cs": "CS", "physics": "Physics",
-	"squirrel": "Squirrel", "chameleon": "Chameleon",
-	"twitch-fr": "Twitch-FR", "twitch-ptbr": "Twitch-PT", "twitch-ru": "Twitch-RU",
-	"stl10-10": "STL10 (10 per class)", "stl10-20": "STL10 (20 per class)",
-	"cifar10-10": "CIFAR10 (10 per class)", "cifar10-20": "CIFAR10 (20 per class)",
-	"20news-100": "20News (100 per class)", "20news-200": "20News (200 per class)",
 }
 
 // PaperTables returns Tables 2, 3, 4 and 5 of the paper. Table 1 is qualitative and the Pileup,

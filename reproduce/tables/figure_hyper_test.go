@@ -84,7 +84,7 @@ func TestRunGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## Cora, GeoMix-I", "| 2 | **80.00 ± 0.50** | **80.10 ± 0.50** | 72.00 ± 0.50 |",
-		"| 3 | 78.00 ± 0.50 | 78.10 ± 0.50 † | **73.00 ± 0.50** |", "K = 2 is the best at 2 of 3 α values, and within one std (the best point's) of the best at 2 (", "Command: `test`"} {
+		"| 3 | 78.00 ± 0.50 | 78.10 ± 0.50 † | **73.00 ± 0.50** |", "K = 2 is the best at 2 of 3 α values, and within one std (the best point's) of the best at 2 (", "Rendered by `test`"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}

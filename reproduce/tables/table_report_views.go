@@ -1,0 +1,64 @@
+package tables
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+)
+
+// WithResults returns a copy of r holding only the rows that have our numbers.
+func (r *Report) WithResults() *Report {
+	out := *r
+	out.Rows = nil
+	for _, row := range r.Rows {
+		if row.Ours != nil {
+			out.Rows = append(out.Rows, row)
+		}
+	}
+	return &out
+}
+
+// WriteRows writes one line per row with results, every field of the comparison in key=value form
+// (what notebooks print and their tests parse):
+//
+//	row cora geomix1: ours=83.82 std=0.72 runs=5 quick=false paper=84.08 std=0.74 diff=-0.26 flagged=false rel=none paper_rel=none
+func (r *Report) WriteRows(w io.Writer) error {
+	sign := func(v *float64) string { return cmp.Or(signed(v, "%+.2f"), "none") }
+	for _, row := range r.WithResults().Rows {
+		if _, err := fmt.Fprintf(w, "row %s %s: ours=%.2f std=%.2f runs=%d quick=%v paper=%.2f std=%.2f diff=%s flagged=%v rel=%s paper_rel=%s\n",
+			row.Dataset, row.Method, row.Ours.Mean, row.Ours.Std, row.Runs, row.Quick,
+			row.Paper.Mean, row.Paper.Std, sign(row.Diff), row.Flagged, sign(row.RelChange), sign(row.PaperRelChange)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BarValues is one series of a bar chart: a value and an error half-length (NaN for none) per
+// category. It converts to viz.BarSeries.
+type BarValues struct {
+	// Name labels the series in the chart's legend.
+	Name string
+	// Values are the bar heights and Errors the error half-lengths, [categories].
+	Values, Errors []float64
+}
+
+// Bars returns the rows with results as bar-chart data: one category per row ("Cora GeoMix-I"),
+// our mean ± std (no error bar for a single run) and the paper's mean ± std.
+func (r *Report) Bars() (categories []string, ours, paper BarValues) {
+	ours.Name, paper.Name = "ours", "paper"
+	if r.Quick {
+		ours.Name = fmt.Sprintf("ours (quick: 1 run, %d epochs, NOT the paper's protocol)", QuickEpochs)
+	}
+	for _, row := range r.WithResults().Rows {
+		categories = append(categories, DatasetNames[row.Dataset]+" "+MethodNames[row.Method])
+		std := row.Ours.Std
+		if row.Runs < 2 {
+			std = math.NaN()
+		}
+		ours.Values, ours.Errors = append(ours.Values, row.Ours.Mean), append(ours.Errors, std)
+		paper.Values, paper.Errors = append(paper.Values, row.Paper.Mean), append(paper.Errors, row.Paper.Std)
+	}
+	return categories, ours, paper
+}
