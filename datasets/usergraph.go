@@ -16,12 +16,13 @@ const (
 )
 
 // IsGraphPath reports whether value names a graph on disk rather than a registered data set: it
-// ends in ".npz", contains a path separator, or is an existing directory.
+// ends in ".npz", contains a path separator, or is an existing directory that is not also a
+// registered name (write ./20news for a directory called 20news).
 func IsGraphPath(value string) bool {
 	if strings.HasSuffix(value, ".npz") || strings.ContainsRune(value, '/') || strings.ContainsRune(value, filepath.Separator) {
 		return true
 	}
-	return pathIsDir(value)
+	return !slices.Contains(Names(), value) && pathIsDir(value)
 }
 
 // LoadNameOrPath loads value as a graph file when IsGraphPath(value) (a .npz file with FromNPZ, a

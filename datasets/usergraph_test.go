@@ -247,8 +247,18 @@ func TestLoadNameOrPath(t *testing.T) {
 			t.Errorf("%s with 20 train nodes per class of 3: got %v, want an error saying why the split is empty", path, err)
 		}
 	}
-	if IsGraphPath("cora") || IsGraphPath("synthetic") {
-		t.Error("a registered name is taken for a path")
+	t.Chdir(dir)
+	for _, name := range []string{"cora", "synthetic", "20news"} {
+		if err := os.MkdirAll(name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if IsGraphPath(name) || !IsGraphPath("./"+name) {
+			t.Errorf("%s, also a directory here: IsGraphPath(%q) = %v, IsGraphPath(\"./%s\") = %v; want the data set, then the directory",
+				name, name, IsGraphPath(name), name, IsGraphPath("./"+name))
+		}
+	}
+	if !IsGraphPath("mygraph") {
+		t.Error("IsGraphPath(\"mygraph\") = false for a directory of the working directory")
 	}
 	if g, err := LoadNameOrPath("synthetic", Options{}); err != nil || g.Name != "synthetic" {
 		t.Errorf("synthetic: %v, %v", g, err)

@@ -51,7 +51,7 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
 	offline := fs.Bool("offline", false, "never download; skip data sets whose files are missing")
 	verify := fs.Bool("verify", false, "also check the sha256 of files already present (their size is always checked)")
-	only := fs.String("names", "", "comma-separated data sets to list, each of which must load (default: all registered, see datasets.Names, absent ones listed on stderr)")
+	only := fs.String("names", "", "comma-separated data sets or graph files (.npz, edge-list directory) to list, each of which must load (default: all registered, see datasets.Names, absent ones listed on stderr)")
 	files := fs.Bool("files", false, "list every raw file (path under the data root, size, sha256, URL) as a Markdown table, load nothing")
 	export := fs.String("export", "", "also write each data set listed as DIR/<name>.npz, the arrays our trainers see (numpy; see datasets.Graph.WriteNPZ)")
 	rawFeatures := fs.Bool("raw-features", false, "load features without the row normalisation (as the presets with --no_feat_norm do)")
@@ -77,7 +77,7 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 	rows := []datasetStats{}
 	absent := 0
 	for _, name := range names {
-		g, err := datasets.Load(name, opts)
+		g, err := datasets.LoadNameOrPath(name, opts)
 		if *only == "" && errors.Is(err, datasets.ErrMissing) {
 			fmt.Fprintf(stderr, "absent %s: %v\n", name, err)
 			absent++

@@ -14,12 +14,12 @@ import (
 )
 
 // writeClusterGraph writes a graph the toolkit has never seen, in the edge-list format, into a
-// new directory: 3 classes of 30 nodes, each a ring (written one-directional) with chords, features
+// new directory: 3 classes of 60 nodes, each a ring (written one-directional) with chords, features
 // the class's one-hot vector plus a node-specific column, a self-loop, a repeated edge and 3
 // isolated nodes (one per class).
 func writeClusterGraph(t *testing.T) string {
 	t.Helper()
-	const classes, perClass = 3, 30
+	const classes, perClass = 3, 60
 	var edges, features, labels strings.Builder
 	edges.WriteString("source,target\n")
 	for c := range classes {
@@ -73,6 +73,7 @@ func TestRunTrainsAGraphDirectory(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("clusters geomix1: test accuracy %.2f%%", res.TestAccMean)
 	if res.Dataset != "clusters" || res.TestAccMean < 80 {
 		t.Errorf("dataset %q, test accuracy %.2f%%; want clusters, above 80%% on separable classes", res.Dataset, res.TestAccMean)
 	}
@@ -170,5 +171,22 @@ func TestAbsoluteDataRoots(t *testing.T) {
 	}
 	if env := os.Getenv(datasets.EnvData); env != filepath.Join(filepath.Dir(wd), "shared", "data") {
 		t.Errorf("$%s = %q, want ../shared/data taken from the working directory %s", datasets.EnvData, env, wd)
+	}
+}
+
+// TestDatasetsCommandShowsAGraphDirectory: `datasets --names DIR` prints a graph file's statistics
+// and the notes of what loading cleaned up.
+func TestDatasetsCommandShowsAGraphDirectory(t *testing.T) {
+	dir := writeClusterGraph(t)
+	var stdout bytes.Buffer
+	if err := runDatasets([]string{"--names", dir, "--offline"}, &stdout, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// Per class a ring of 59 nodes (118 directed edges) and 12 chords (24): 426 in all. The default
+	// split takes 20 train and 30 validation nodes of each class's 60.
+	for _, want := range []string{"clusters    180    426         8        3     60   90    30", "3 isolated node(s) kept"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
 	}
 }
