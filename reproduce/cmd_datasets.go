@@ -140,7 +140,7 @@ func printFiles(w io.Writer) {
 	fmt.Fprintln(w, "| data set | path under the data root | bytes | sha256 | canonical URL |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, f := range datasets.Files() {
-		size, sum := "unknown", "unknown (not obtainable offline; not verified)"
+		size, sum := "unknown", "unknown (never downloaded automatically: a copy could not be verified)"
 		if f.Size > 0 {
 			size = fmt.Sprint(f.Size)
 		}
