@@ -14,7 +14,8 @@ import "fmt"
 //     val_masks, test_masks ([S, N], S splits, the heterophilous-graphs layout).
 //
 // Edges are made undirected, self-loops and duplicates removed, isolated nodes kept; features are
-// row-normalised unless opts.RawFeatures. Without stored masks the split is drawn per class (see
+// row-normalised unless opts.RawFeatures, and otherwise kept as stored (PyG's read_npz binarises
+// them, x > 0 -> 1, as the cs and physics loaders do; FromNPZ keeps real-valued features). Without stored masks the split is drawn per class (see
 // Options.TrainPerClass, ValPerClass, Seed). Graph.Notes records every change; the graph is
 // validated (Graph.Validate). Name is the file's base name without ".npz".
 func FromNPZ(path string, opts Options) (*Graph, error) {
