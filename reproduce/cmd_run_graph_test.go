@@ -155,38 +155,29 @@ func TestRunDataRootFailures(t *testing.T) {
 	}
 }
 
+// TestAbsoluteDataRoots: relative --data values and $GEOMIX_DATA are made absolute against the
+// working directory; a --data directory that does not exist is an error naming it.
 func TestAbsoluteDataRoots(t *testing.T) {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	base := t.TempDir()
+	for _, dir := range []string{"work/rel/dir", "x"} {
+		if err := os.MkdirAll(filepath.Join(base, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
+	t.Chdir(filepath.Join(base, "work"))
 	t.Setenv(datasets.EnvData, "../shared/data")
 	got, err := absoluteDataRoots([]string{"--runs", "1", "--data", "rel/dir", "-data=../x", "--set", "a=1", "--", "--data", "y"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"--runs", "1", "--data", filepath.Join(wd, "rel", "dir"), "-data=" + filepath.Join(filepath.Dir(wd), "x"), "--set", "a=1", "--", "--data", "y"}
+	want := []string{"--runs", "1", "--data", filepath.Join(base, "work", "rel", "dir"), "-data=" + filepath.Join(base, "x"), "--set", "a=1", "--", "--data", "y"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("args %q, want %q", got, want)
 	}
-	if env := os.Getenv(datasets.EnvData); env != filepath.Join(filepath.Dir(wd), "shared", "data") {
-		t.Errorf("$%s = %q, want ../shared/data taken from the working directory %s", datasets.EnvData, env, wd)
+	if env := os.Getenv(datasets.EnvData); env != filepath.Join(base, "shared", "data") {
+		t.Errorf("$%s = %q, want ../shared/data taken from the working directory", datasets.EnvData, env)
 	}
-}
-
-// TestDatasetsCommandShowsAGraphDirectory: `datasets --names DIR` prints a graph file's statistics
-// and the notes of what loading cleaned up.
-func TestDatasetsCommandShowsAGraphDirectory(t *testing.T) {
-	dir := writeClusterGraph(t)
-	var stdout bytes.Buffer
-	if err := runDatasets([]string{"--names", dir, "--offline"}, &stdout, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	// Per class a ring of 59 nodes (118 directed edges) and 12 chords (24): 426 in all. The default
-	// split takes 20 train and 30 validation nodes of each class's 60.
-	for _, want := range []string{"clusters    180    426         8        3     60   90    30", "3 isolated node(s) kept"} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
-		}
+	if _, err := absoluteDataRoots([]string{"--data=typo"}); err == nil || !strings.Contains(err.Error(), filepath.Join(base, "work", "typo")) {
+		t.Errorf("--data=typo: got %v, want an error naming %s", err, filepath.Join(base, "work", "typo"))
 	}
 }

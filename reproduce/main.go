@@ -69,7 +69,8 @@ func main() {
 
 // absoluteDataRoots resolves a relative data root once, at startup, against the directory the
 // command was started in (datasets.ResolveRoot): $GEOMIX_DATA is set to its absolute form, and
-// the returned args have the value of every --data flag absolute.
+// the returned args have the value of every --data flag absolute; a --data directory that does not
+// exist is an error naming it, for every command.
 func absoluteDataRoots(args []string) ([]string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -98,9 +99,15 @@ func absoluteDataRoots(args []string) ([]string, error) {
 			i++
 			value = out[i]
 		}
+		if value == "" {
+			continue // as if not given
+		}
 		abs, err := datasets.ResolveRoot(value, cwd)
+		if err == nil {
+			err = datasets.CheckRoot(abs)
+		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w (the data root given by --data)", err)
 		}
 		if inline {
 			out[i] = flag + "=" + abs
