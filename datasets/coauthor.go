@@ -51,27 +51,11 @@ func readCoauthor(name, path string, opts Options) (*Graph, error) {
 		return nil, err
 	}
 	defer func() { _ = npz.Close() }()
-	features, err := npzCSR(npz, "attr")
-	if err != nil {
-		return nil, err
-	}
-	adj, err := npzCSR(npz, "adj")
+	features, adj, labels, numClasses, err := gnnBenchmarkArrays(npz)
 	if err != nil {
 		return nil, err
 	}
 	n := features.NumRows
-	if adj.NumRows != n || adj.NumCols != n {
-		return nil, fmt.Errorf("datasets: %s: adjacency is [%d, %d], expected [%d, %d] like the features",
-			path, adj.NumRows, adj.NumCols, n, n)
-	}
-	labelArr, err := npz.array("labels", n)
-	if err != nil {
-		return nil, err
-	}
-	labels, numClasses, err := classLabels(labelArr)
-	if err != nil {
-		return nil, fmt.Errorf("datasets: labels.npy in %s: %w", path, err)
-	}
 	for k := range features.Values {
 		if features.Values[k] > 0 {
 			features.Values[k] = 1
@@ -89,7 +73,7 @@ func readCoauthor(name, path string, opts Options) (*Graph, error) {
 		}
 	}
 	g := &Graph{Name: name, NumNodes: n, Features: features, Labels: labels, NumClasses: numClasses}
-	if g.Src, g.Dst, err = undirectedEdges(n, src, adj.ColIdx); err != nil {
+	if g.Src, g.Dst, err = UndirectedEdges(n, src, adj.ColIdx); err != nil {
 		return nil, fmt.Errorf("datasets: %s: %w", path, err)
 	}
 	seed := opts.seedOr(coauthorSeed)
@@ -139,6 +123,11 @@ func classLabels(a *ndarray) ([]int32, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	return classIDs(vals)
+}
+
+// classIDs converts integer labels to int32 and returns the number of classes, max+1.
+func classIDs(vals []int64) ([]int32, int, error) {
 	labels := make([]int32, len(vals))
 	numClasses := 0
 	for i, v := range vals {

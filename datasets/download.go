@@ -35,9 +35,10 @@ type fileSpec struct {
 
 // fetch returns the absolute path of the file f under the data root. A present file has its size
 // checked (and its sha256 too with Options.VerifyChecksums). A missing file is downloaded from f.URL
-// unless Options.Offline: into a temporary file in the same directory, with a progress bar on
-// Options.Progress, verified against f.SHA256 and f.Size, then renamed into place, so an interrupted
-// or corrupt download never leaves a file at Path.
+// unless Options.Offline or its sha256 is unknown (stl10, cifar10: a download could not be
+// verified): into a temporary file in the same directory, with a progress bar on Options.Progress,
+// verified against f.SHA256 and f.Size, then renamed into place, so an interrupted or corrupt
+// download never leaves a file at Path.
 func (o Options) fetch(f fileSpec) (string, error) {
 	path, err := filepath.Abs(filepath.Join(o.root(), filepath.FromSlash(f.Path)))
 	if err != nil {
@@ -64,6 +65,10 @@ func (o Options) fetch(f fileSpec) (string, error) {
 	}
 	if f.URL == "" {
 		return "", fmt.Errorf("datasets: %w %s (it has no download URL)", ErrMissing, path)
+	}
+	if f.SHA256 == "" {
+		return "", fmt.Errorf("datasets: %w %s (not downloaded automatically: no sha256 is known to verify a download; "+
+			"put a copy there by hand, published at %s)", ErrMissing, path, f.URL)
 	}
 	if o.Offline {
 		return "", fmt.Errorf("datasets: %w %s (offline; download it from %s)", ErrMissing, path, f.URL)

@@ -87,7 +87,7 @@ func readHetero(name, path string, opts Options) (*Graph, error) {
 	if !opts.RawFeatures {
 		normalizeRowsBySum(g.Features)
 	}
-	if g.Src, g.Dst, err = undirectedEdges(n, src, dst); err != nil {
+	if g.Src, g.Dst, err = UndirectedEdges(n, src, dst); err != nil {
 		return nil, fmt.Errorf("datasets: edges.npy in %s: %w", path, err)
 	}
 	if g.Splits, err = maskSplits(npz, n); err != nil {
@@ -127,15 +127,25 @@ func maskSplits(npz *npzFile, n int) ([]Split, error) {
 				}
 			}
 		}
-		for i := 0; i < 3; i++ {
-			for j := i + 1; j < 3; j++ {
-				if shared := intersect(*sets[i], *sets[j]); shared >= 0 {
-					return nil, fmt.Errorf("datasets: %s: split %d puts node %d in two of train/val/test", npz.path, s, shared)
-				}
-			}
+		if err := checkDisjoint(npz.path, s, splits[s]); err != nil {
+			return nil, err
 		}
 	}
 	return splits, nil
+}
+
+// checkDisjoint returns an error naming file and split number s when a node is in two of the
+// split's train, validation and test sets.
+func checkDisjoint(file string, s int, split Split) error {
+	sets := [3][]int32{split.Train, split.Val, split.Test}
+	for i := 0; i < 3; i++ {
+		for j := i + 1; j < 3; j++ {
+			if shared := intersect(sets[i], sets[j]); shared >= 0 {
+				return fmt.Errorf("datasets: %s: split %d puts node %d in two of train/val/test", file, s, shared)
+			}
+		}
+	}
+	return nil
 }
 
 // intersect returns an element common to the sorted slices a and b, or -1.

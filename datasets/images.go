@@ -17,7 +17,7 @@ const (
 )
 
 // imageFeaturesFile is the reference repository's features.pkl of name ("stl10" or "cifar10"). Its
-// sha256 is unknown (the file could not be obtained): a downloaded copy is not verified.
+// sha256 is unknown (the file could not be obtained), so it is never downloaded automatically.
 func imageFeaturesFile(name string) fileSpec {
 	return fileSpec{Path: name + "/features.pkl", URL: "https://github.com/WtaoZhao/geomix/raw/main/data/" + name + "/features.pkl"}
 }
@@ -37,7 +37,7 @@ func loadImages(name string) func(opts Options) (*Graph, error) {
 		spec := imageFeaturesFile(name)
 		path, err := opts.fetch(spec)
 		if err != nil {
-			return nil, fmt.Errorf("%w; note: the sha256 of %s is unknown, so a downloaded copy is not verified", err, spec.Path)
+			return nil, err
 		}
 		x, labels, numCols, err := readImageFeatures(path)
 		if err != nil {

@@ -162,13 +162,20 @@ func TestImagesDamagedPickles(t *testing.T) {
 	}
 }
 
-func TestImagesMissingOffline(t *testing.T) {
-	root := t.TempDir()
-	_, err := Load("cifar10", Options{Root: root, Offline: true})
-	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "cifar10/features.pkl") ||
-		!strings.Contains(err.Error(), "https://github.com/WtaoZhao/geomix/raw/main/data/cifar10/features.pkl") ||
-		!strings.Contains(err.Error(), "sha256") {
-		t.Errorf("got %v, want an error naming the expected path, the URL and the unknown sha256", err)
+// TestImagesMissingNotDownloaded: online or not, a missing features.pkl (whose sha256 is unknown)
+// is not downloaded; the error names the path, the URL and why.
+func TestImagesMissingNotDownloaded(t *testing.T) {
+	for _, offline := range []bool{true, false} {
+		root := t.TempDir()
+		_, err := Load("cifar10", Options{Root: root, Offline: offline})
+		if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "cifar10/features.pkl") ||
+			!strings.Contains(err.Error(), "https://github.com/WtaoZhao/geomix/raw/main/data/cifar10/features.pkl") ||
+			!strings.Contains(err.Error(), "sha256") {
+			t.Errorf("offline %v: got %v, want an error naming the expected path, the URL and the unknown sha256", offline, err)
+		}
+		if !offline && strings.Contains(err.Error(), "downloading") {
+			t.Errorf("online: got %v, want no download attempt", err)
+		}
 	}
 }
 

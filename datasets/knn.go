@@ -208,5 +208,5 @@ func knnEdges(numRows, k int, nbrs []int32) (src, dst []int32, err error) {
 			src[i*k+j] = int32(i)
 		}
 	}
-	return undirectedEdges(numRows, src, nbrs)
+	return UndirectedEdges(numRows, src, nbrs)
 }

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -41,18 +42,34 @@ const news20Note = "Documents are read in sklearn load_files order (train then t
 	"(per class %d train, %d validation, rest test). In the project's shared copy of the corpus, 16 train " +
 	"files of these groups have TABs for line ends (see its PROVENANCE.md), which gives the same tokens."
 
+// isRegularFile reports whether the entry e of folder is a regular file or a symbolic link to one
+// (as sklearn's load_files, which follows links).
+func isRegularFile(folder string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.Type().IsRegular()
+	}
+	info, err := os.Stat(filepath.Join(folder, e.Name()))
+	return err == nil && info.Mode().IsRegular()
+}
+
 // loadNews20 is the 20news loader: the reference's bag of words (CountVectorizer(stop_words='english',
 // min_df=0.05), TfidfTransformer(smooth_idf=False)), a 5-NN graph with self counted
 // (kneighbors_graph(include_self=True)) made undirected, and class_rand_splits_2 with
 // opts.LabelsPerClass (default 100) train nodes per class and 2000 validation nodes. Features are
 // used as they are (already L2-normalised): RawFeatures changes nothing. On 20news-bydate this gives
-// 9,607 documents and a vocabulary of 236 terms. news20Tree says how the corpus is obtained.
+// 9,607 documents and a vocabulary of 236 terms. news20Tree says how the corpus is obtained. Every
+// document is first checked against the loader's manifest (news20ManifestGz): one that is
+// unlisted, truncated or altered is an error naming it.
 func loadNews20(opts Options) (*Graph, error) {
 	dir, err := news20Tree(opts)
 	if err != nil {
 		return nil, err
 	}
 	paths, labels, err := news20Files(dir)
+	if err != nil {
+		return nil, err
+	}
+	manifest, err := news20Manifest()
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +82,10 @@ func loadNews20(opts Options) (*Graph, error) {
 				text, err := os.ReadFile(paths[i])
 				if err != nil {
 					errs[w] = fmt.Errorf("datasets: %w", err)
+					return
+				}
+				rel, _ := filepath.Rel(dir, paths[i])
+				if errs[w] = checkNews20Doc(manifest, paths[i], filepath.ToSlash(rel), text); errs[w] != nil {
 					return
 				}
 				docs[i] = countTokens(text)
@@ -117,7 +138,7 @@ func news20Files(dir string) (paths []string, labels []int32, err error) {
 			}
 			n := 0
 			for _, e := range entries {
-				if e.Type().IsRegular() {
+				if isRegularFile(folder, e) {
 					paths = append(paths, filepath.Join(folder, e.Name()))
 					labels = append(labels, int32(c))
 					n++

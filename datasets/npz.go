@@ -27,6 +27,16 @@ func openNPZ(path string) (*npzFile, error) {
 // Close releases the archive.
 func (f *npzFile) Close() error { return f.zr.Close() }
 
+// has reports whether the archive holds member name (without ".npy").
+func (f *npzFile) has(name string) bool {
+	for _, m := range f.zr.File {
+		if m.Name == name+".npy" {
+			return true
+		}
+	}
+	return false
+}
+
 // array reads member name (without ".npy") and checks it has the given shape (-1 = any size).
 func (f *npzFile) array(name string, shape ...int) (*ndarray, error) {
 	member, err := f.zr.Open(name + ".npy")

@@ -276,7 +276,7 @@ func readPlanetoidGraph(path string, numNodes int) (src, dst []int32, err error)
 			src, dst = append(src, int32(from)), append(dst, int32(to))
 		}
 	}
-	src, dst, err = undirectedEdges(numNodes, src, dst)
+	src, dst, err = UndirectedEdges(numNodes, src, dst)
 	if err != nil {
 		return nil, nil, fmt.Errorf("datasets: %s: %w", path, err)
 	}

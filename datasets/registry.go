@@ -27,6 +27,10 @@ type Options struct {
 	// VerifyChecksums makes fetch hash files that are already present (their size is always checked).
 	// Downloaded files are always verified.
 	VerifyChecksums bool
+	// TrainPerClass and ValPerClass are the per-class train and validation counts of the split drawn
+	// for a graph file that stores none (FromNPZ, FromEdgeList); 0 means DefaultTrainPerClass and
+	// DefaultValPerClass.
+	TrainPerClass, ValPerClass int
 }
 
 // canonicalOrder is the order of the data sets in issue 2's table (the paper's tables); Names lists

@@ -179,7 +179,7 @@ func Synthetic(cfg SyntheticConfig) (*Graph, *SyntheticTruth, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	src, dst, err = undirectedEdges(n, src, dst)
+	src, dst, err = UndirectedEdges(n, src, dst)
 	if err != nil {
 		return nil, nil, fmt.Errorf("synthetic: %w", err)
 	}

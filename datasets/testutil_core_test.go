@@ -14,22 +14,19 @@ import (
 	"testing"
 )
 
-// coreDataRoot returns the real data root $GEOMIX_DATA, skipping the test when it is unset or
-// missing. A relative value that does not exist from the package directory is also tried from the
-// module root, since CI sets GEOMIX_DATA=../shared/data relative to the repository.
+// coreDataRoot returns the real data root $GEOMIX_DATA (a relative value taken from the module
+// root, see ResolveRoot), skipping the test when it is unset or missing.
 func coreDataRoot(tb testing.TB) string {
 	tb.Helper()
-	root := os.Getenv(EnvData)
-	if root == "" {
+	if os.Getenv(EnvData) == "" {
 		tb.Skipf("%s is not set: skipping the test on real data (CI sets it to ../shared/data)", EnvData)
 	}
-	if _, err := os.Stat(root); err != nil && !filepath.IsAbs(root) {
-		if _, err2 := os.Stat(filepath.Join("..", root)); err2 == nil {
-			root = filepath.Join("..", root)
-		}
+	root, err := ResolveRoot(os.Getenv(EnvData), "")
+	if err == nil {
+		_, err = os.Stat(root)
 	}
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("%s=%s is not readable (%v): skipping the test on real data", EnvData, root, err)
+	if err != nil {
+		tb.Skipf("%s=%s is not readable (%v): skipping the test on real data", EnvData, os.Getenv(EnvData), err)
 	}
 	return root
 }

@@ -197,7 +197,7 @@ func parseTwitchEdges(path string, numNodes int) (src, dst []int32, err error) {
 		}
 		from[r], to[r] = int32(a), int32(b)
 	}
-	src, dst, err = undirectedEdges(numNodes, from, to)
+	src, dst, err = UndirectedEdges(numNodes, from, to)
 	if err != nil {
 		return nil, nil, fmt.Errorf("datasets: %s: %w", path, err)
 	}

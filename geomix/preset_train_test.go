@@ -30,7 +30,7 @@ func TestTrainPresetOverridesAndReadsOnly(t *testing.T) {
 	if os.Getenv(datasets.EnvData) == "" {
 		t.Skipf("$%s is not set: skipping the preset half of the test", datasets.EnvData)
 	}
-	res, err = TrainPreset(ctx, testutil.Backend(t), "cora", "geomix1", datasets.Options{Root: os.Getenv(datasets.EnvData), Offline: true})
+	res, err = TrainPreset(ctx, testutil.Backend(t), "cora", "geomix1", datasets.Options{Offline: true})
 	if err != nil {
 		t.Fatal(err)
 	}

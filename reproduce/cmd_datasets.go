@@ -40,16 +40,18 @@ type datasetStats struct {
 
 // runDatasets implements `reproduce datasets [--data DIR] [--json] [--offline] [--verify]
 // [--names a,b] [--raw-features] [--export DIR]`, printing to stdout.
-// Data sets whose files are missing (and cannot be downloaded) are skipped with a note on stderr;
-// any other load error (e.g. a corrupt file) fails the command.
+// Without --names, data sets whose files are missing (and cannot be downloaded) are listed as
+// absent on stderr, one line each with the reason; a data set named in --names that cannot be
+// loaded, a data root given (--data, $GEOMIX_DATA) that does not exist, and any other load error
+// (e.g. a corrupt file) fail the command.
 func runDatasets(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("datasets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
+	dataDir := fs.String("data", "", "data root (default $"+datasets.EnvData+", else the user cache "+datasets.DefaultRoot()+"); a root given that does not exist is an error")
 	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
 	offline := fs.Bool("offline", false, "never download; skip data sets whose files are missing")
 	verify := fs.Bool("verify", false, "also check the sha256 of files already present (their size is always checked)")
-	only := fs.String("names", "", "comma-separated data sets to list (default: all registered, see datasets.Names)")
+	only := fs.String("names", "", "comma-separated data sets or graph files (.npz, edge-list directory) to list, each of which must load (default: all registered, see datasets.Names, absent ones listed on stderr)")
 	files := fs.Bool("files", false, "list every raw file (path under the data root, size, sha256, URL) as a Markdown table, load nothing")
 	export := fs.String("export", "", "also write each data set listed as DIR/<name>.npz, the arrays our trainers see (numpy; see datasets.Graph.WriteNPZ)")
 	rawFeatures := fs.Bool("raw-features", false, "load features without the row normalisation (as the presets with --no_feat_norm do)")
@@ -63,16 +65,22 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 		printFiles(stdout)
 		return nil
 	}
-	opts := datasets.Options{Root: *dataDir, Offline: *offline, VerifyChecksums: *verify, RawFeatures: *rawFeatures, Progress: stderr}
+	root, _, err := dataRoot(*dataDir)
+	if err != nil {
+		return err
+	}
+	opts := datasets.Options{Root: root, Offline: *offline, VerifyChecksums: *verify, RawFeatures: *rawFeatures, Progress: stderr}
 	names := datasets.Names()
 	if *only != "" {
 		names = strings.Split(*only, ",")
 	}
 	rows := []datasetStats{}
+	absent := 0
 	for _, name := range names {
-		g, err := datasets.Load(name, opts)
-		if errors.Is(err, datasets.ErrMissing) {
-			fmt.Fprintf(stderr, "skipping %s: %v\n", name, err)
+		g, err := datasets.LoadNameOrPath(name, opts)
+		if *only == "" && errors.Is(err, datasets.ErrMissing) {
+			fmt.Fprintf(stderr, "absent %s: %v\n", name, err)
+			absent++
 			continue
 		}
 		if err != nil {
@@ -86,6 +94,9 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 			}
 			fmt.Fprintf(stderr, "wrote %s\n", path)
 		}
+	}
+	if absent > 0 {
+		fmt.Fprintf(stderr, "%d of %d data sets absent from the data root %s (see README, 'Data')\n", absent, len(names), root)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -129,7 +140,7 @@ func printFiles(w io.Writer) {
 	fmt.Fprintln(w, "| data set | path under the data root | bytes | sha256 | canonical URL |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, f := range datasets.Files() {
-		size, sum := "unknown", "unknown (not obtainable offline; not verified)"
+		size, sum := "unknown", "unknown (never downloaded automatically: a copy could not be verified)"
 		if f.Size > 0 {
 			size = fmt.Sprint(f.Size)
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -12,23 +13,67 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/geomix-go/geomix/datasets"
 )
 
-func TestDatasetsCommandSkipsMissingOffline(t *testing.T) {
+// TestDatasetsCommandListsAbsent: without --names, every data set missing from the root is one
+// line on stderr with the file and why (stl10's not downloaded as its sha256 is unknown), and the
+// table holds what loads; a data set named with --names that is missing is an error naming the file.
+func TestDatasetsCommandListsAbsent(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	root := t.TempDir()
-	err := runDatasets([]string{"--data", root, "--offline", "--json", "--names", "cora,squirrel"}, &stdout, &stderr)
-	if err != nil {
+	if err := runDatasets([]string{"--data", root, "--offline", "--json"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(stdout.String()); got != "[]" {
-		t.Errorf("stdout %q, want an empty JSON array", got)
+	var rows []map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &rows); err != nil || len(rows) != 1 || rows[0]["name"] != "synthetic" {
+		t.Errorf("stdout %q (%v), want the synthetic data set only", stdout.String(), err)
 	}
-	for _, want := range []string{"skipping cora", filepath.Join(root, "planetoid", "ind.cora.x"), "skipping squirrel"} {
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if want := len(datasets.Names()); len(lines) != want {
+		t.Errorf("%d lines on stderr, want one per absent data set and a summary (%d):\n%s", len(lines), want, stderr.String())
+	}
+	for _, want := range []string{"absent cora: ", filepath.Join(root, "planetoid", "ind.cora.x"), "absent squirrel: ",
+		"absent stl10: ", "no sha256 is known", fmt.Sprintf("%d of %d data sets absent from the data root %s", len(datasets.Names())-1, len(datasets.Names()), root)} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
 	}
+	stdout.Reset()
+	err := runDatasets([]string{"--data", root, "--offline", "--names", "synthetic,cora"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(root, "planetoid", "ind.cora.x")) || stdout.Len() != 0 {
+		t.Errorf("--names cora without Cora's files: error %v, stdout %q; want an error naming ind.cora.x and no table", err, stdout.String())
+	}
+}
+
+// TestDatasetsCommandRejectsMissingRoot: a data root given by --data or $GEOMIX_DATA that does
+// not exist is an error naming it.
+func TestDatasetsCommandRejectsMissingRoot(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "typo")
+	err := runDatasets([]string{"--data", missing, "--offline"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "--data") {
+		t.Errorf("--data %s: got %v, want an error naming it", missing, err)
+	}
+	t.Setenv(datasets.EnvData, missing)
+	err = runDatasets([]string{"--offline", "--names", "synthetic"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "$GEOMIX_DATA") {
+		t.Errorf("$GEOMIX_DATA=%s: got %v, want an error naming it", missing, err)
+	}
+}
+
+// realDataRoot is $GEOMIX_DATA resolved as the tests do (datasets.ResolveRoot from the module
+// root), skipping the test when it is unset.
+func realDataRoot(t *testing.T) string {
+	t.Helper()
+	if os.Getenv(datasets.EnvData) == "" {
+		t.Skip("GEOMIX_DATA is not set: skipping the test on real data (CI sets it to ../shared/data)")
+	}
+	root, err := datasets.ResolveRoot(os.Getenv(datasets.EnvData), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 func TestDatasetsCommandFailsOnCorruptFile(t *testing.T) {
@@ -49,13 +94,7 @@ func TestDatasetsCommandFailsOnCorruptFile(t *testing.T) {
 }
 
 func TestDatasetsCommandOnRealData(t *testing.T) {
-	root := os.Getenv("GEOMIX_DATA")
-	if root == "" {
-		t.Skip("GEOMIX_DATA is not set: skipping the test on real data (CI sets it to ../shared/data)")
-	}
-	if _, err := os.Stat(root); err != nil && !filepath.IsAbs(root) {
-		root = filepath.Join("..", root)
-	}
+	root := realDataRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "planetoid", "ind.cora.x")); err != nil {
 		t.Skipf("Cora is not under %s: %v", root, err)
 	}
@@ -132,13 +171,7 @@ func TestDatasetsCommandExports(t *testing.T) {
 // TestDatasetsCommandExportsRawFeatures exports Cora with and without --raw-features: its binary
 // bag-of-words values stay 1 raw, and every row sums to 1 otherwise.
 func TestDatasetsCommandExportsRawFeatures(t *testing.T) {
-	root := os.Getenv("GEOMIX_DATA")
-	if root == "" {
-		t.Skip("GEOMIX_DATA is not set: skipping the test on real data (CI sets it to ../shared/data)")
-	}
-	if !filepath.IsAbs(root) {
-		root = filepath.Join("..", root)
-	}
+	root := realDataRoot(t)
 	values := func(raw bool) []float32 {
 		dir := t.TempDir()
 		args := []string{"--data", root, "--offline", "--names", "cora", "--export", dir}

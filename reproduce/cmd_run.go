@@ -15,7 +15,9 @@ import (
 	"github.com/geomix-go/geomix/geomix"
 	"github.com/geomix-go/geomix/geomix/backbones"
 	"github.com/geomix-go/geomix/geomix/methods"
+	"github.com/geomix-go/geomix/geomix/presets"
 	"github.com/geomix-go/geomix/geomix/training"
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -64,13 +66,17 @@ func (s setFlags) context() (*context.Context, error) {
 // test_acc_std, val_acc_mean, epoch_ms_median, seconds_total, per_run, params, ...) on stdout.
 func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	dataset := fs.String("dataset", autoDataset, "data set ("+autoDataset+": cora when its files are in the data root or can be downloaded, else synthetic): "+strings.Join(datasets.Names(), ", "))
+	dataset := fs.String("dataset", autoDataset, "data set ("+autoDataset+": cora; without a data root given and Cora not downloadable, synthetic): "+
+		strings.Join(datasets.Names(), ", ")+"; or your graph: a .npz file (gnn-benchmark layout) or a directory (edges.csv, features.csv|npy, labels.csv|npy), see datasets.FromNPZ and FromEdgeList")
 	method := fs.String("method", "geomix1", "method: "+strings.Join(geomix.Methods(), ", "))
 	backbone := fs.String("backbone", "", "backbone for mixing methods (default: the preset's): "+strings.Join(backbones.Names(), ", "))
 	runs := fs.Int("runs", 0, "number of runs (default: the preset's)")
 	epochs := fs.Int("epochs", 0, "epochs per run (default: the preset's)")
 	seed := fs.Int("seed", 0, "seed (default: the preset's, 123 or 42)")
-	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
+	dataDir := fs.String("data", "", "data root (default $"+datasets.EnvData+", else the user cache "+datasets.DefaultRoot()+"); a root given that does not exist is an error")
+	trainPerClass := fs.Int("train-per-class", 0, fmt.Sprintf("for a graph file without a stored split: train nodes per class (default %d), drawn with --seed", datasets.DefaultTrainPerClass))
+	valPerClass := fs.Int("val-per-class", 0, fmt.Sprintf("for a graph file without a stored split: validation nodes per class (default %d)", datasets.DefaultValPerClass))
+	presetOf := fs.String("preset", "", "for a graph file: start from this data set's preset for --method (default: the reference's argparse defaults); --set overrides it")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a text line")
 	checkpoint := fs.String("checkpoint", "", "keep the state between runs in this file: the same command, rerun after an interruption, resumes at the run it was in (the file is deleted at the end)")
 	var sets setFlags
@@ -101,29 +107,44 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if *backbone != "" {
 		ctx.SetParam(backbones.ParamBackbone, *backbone)
 	}
+	root, explicitRoot, err := dataRoot(*dataDir)
+	if err != nil {
+		return err
+	}
 	backend, err := geomix.NewBackend()
 	if err != nil {
 		return err
 	}
-	data := datasets.Options{Root: *dataDir}
+	data := datasets.Options{Root: root}
 	name := *dataset
 	if name == autoDataset {
 		name = "cora"
+	}
+	graphFile := datasets.IsGraphPath(name)
+	if !graphFile && (*trainPerClass != 0 || *valPerClass != 0 || *presetOf != "") {
+		return fmt.Errorf("--train-per-class, --val-per-class and --preset apply to a graph file, not to the data set %q (its split and preset are the paper's)", name)
 	}
 	var opts []geomix.Option
 	if *checkpoint != "" {
 		opts = append(opts, geomix.WithCheckpoint(*checkpoint))
 	}
-	res, err := geomix.TrainPreset(ctx, backend, name, *method, data, opts...)
-	if *dataset == autoDataset && errors.Is(err, datasets.ErrMissing) {
-		fmt.Fprintf(stderr, "note: Cora is not in the data root %s and cannot be downloaded (%v):\n"+
-			"      training on the embedded synthetic data set instead (see README, 'Data')\n", *dataDir, err)
-		name = "synthetic"
+	var res *geomix.Result
+	if graphFile {
+		data.Seed, data.TrainPerClass, data.ValPerClass = int64(*seed), *trainPerClass, *valPerClass
+		res, err = trainGraphFile(ctx, backend, name, *method, *presetOf, data, opts)
+	} else {
 		res, err = geomix.TrainPreset(ctx, backend, name, *method, data, opts...)
+		if *dataset == autoDataset && !explicitRoot && errors.Is(err, datasets.ErrMissing) {
+			fmt.Fprintf(stderr, "note: no data root given ($%s unset, no --data) and Cora is not in the user cache %s nor downloadable (%v):\n"+
+				"      training on the embedded synthetic data set instead (see README, 'Data')\n", datasets.EnvData, root, err)
+			name = "synthetic"
+			res, err = geomix.TrainPreset(ctx, backend, name, *method, data, opts...)
+		}
 	}
 	if err != nil {
 		return err
 	}
+	name = res.Dataset
 	if *checkpoint != "" {
 		if err := os.Remove(*checkpoint); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
@@ -146,4 +167,34 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  extra test set %s: %.2f ± %.2f%%\n", name, res.ExtraTests[name].Mean, res.ExtraTests[name].Std)
 	}
 	return nil
+}
+
+// trainGraphFile trains method on the graph file at path (datasets.LoadNameOrPath) with the
+// hyper-parameters of preset's script row for method when preset is not "" (else the reference's
+// argparse defaults), overridden by those set in ctx.
+func trainGraphFile(ctx *context.Context, backend backends.Backend, path, method, preset string, data datasets.Options, opts []geomix.Option) (*geomix.Result, error) {
+	merged := context.New()
+	source := "no preset for a graph file: the reference's argparse defaults"
+	if preset != "" {
+		p, err := presets.Apply(merged, preset, method)
+		if err != nil {
+			return nil, err
+		}
+		data.RawFeatures, source = p.RawFeatures, p.Source+" (--preset "+preset+")"
+	}
+	for _, k := range geomix.ParamNames() {
+		if v, set := ctx.GetParam(k); set {
+			merged.SetParam(k, v)
+		}
+	}
+	g, err := datasets.LoadNameOrPath(path, data)
+	if err != nil {
+		return nil, err
+	}
+	res, err := geomix.Train(merged, backend, g, method, opts...)
+	if err != nil {
+		return nil, err
+	}
+	res.Preset, res.DataNotes = source, g.Notes
+	return res, nil
 }

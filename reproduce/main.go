@@ -12,6 +12,9 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
+
+	"github.com/geomix-go/geomix/datasets"
 )
 
 // command is one sub-command of reproduce. Each lives in its own cmd_*.go file and registers itself
@@ -54,8 +57,83 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
-	if err := c.run(os.Args[2:]); err != nil {
+	args, err := absoluteDataRoots(os.Args[2:])
+	if err == nil {
+		err = c.run(args)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "reproduce %s: %v\n", c.name, err)
 		os.Exit(1)
 	}
+}
+
+// absoluteDataRoots resolves a relative data root once, at startup, against the directory the
+// command was started in (datasets.ResolveRoot): $GEOMIX_DATA is set to its absolute form, and
+// the returned args have the value of every --data flag absolute; a --data directory that does not
+// exist is an error naming it, for every command.
+func absoluteDataRoots(args []string) ([]string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if env := os.Getenv(datasets.EnvData); env != "" {
+		abs, err := datasets.ResolveRoot(env, cwd)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.Setenv(datasets.EnvData, abs); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]string, len(args))
+	copy(out, args)
+	for i := 0; i < len(out) && out[i] != "--"; i++ {
+		flag, value, inline := strings.Cut(out[i], "=")
+		if flag != "-data" && flag != "--data" {
+			continue
+		}
+		if !inline {
+			if i+1 == len(out) {
+				break
+			}
+			i++
+			value = out[i]
+		}
+		if value == "" {
+			continue // as if not given
+		}
+		abs, err := datasets.ResolveRoot(value, cwd)
+		if err == nil {
+			err = datasets.CheckRoot(abs)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w (the data root given by --data)", err)
+		}
+		if inline {
+			out[i] = flag + "=" + abs
+		} else {
+			out[i] = abs
+		}
+	}
+	return out, nil
+}
+
+// dataRoot returns the data root a command uses, given its --data value: the flag's value, else
+// $GEOMIX_DATA, else the user cache (datasets.DefaultRoot). A root given by the flag or the
+// variable (explicit) must be an existing directory; otherwise the error names it.
+func dataRoot(flagValue string) (root string, explicit bool, err error) {
+	root, explicit = flagValue, true
+	if root == "" {
+		root, explicit = datasets.DefaultRoot(), os.Getenv(datasets.EnvData) != ""
+	}
+	if explicit {
+		if err = datasets.CheckRoot(root); err != nil {
+			source := "--data"
+			if flagValue == "" {
+				source = "$" + datasets.EnvData
+			}
+			err = fmt.Errorf("%w (the data root given by %s)", err, source)
+		}
+	}
+	return root, explicit, err
 }

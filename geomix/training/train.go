@@ -144,63 +144,11 @@ func CheckParams(params map[string]any) error {
 	return nil
 }
 
-// checkGraph returns an error describing what makes g unusable for training.
-func checkGraph(g *datasets.Graph) error {
-	switch {
-	case g == nil:
-		return fmt.Errorf("graph is nil")
-	case g.NumNodes <= 0 || g.Features == nil || g.Features.NumRows != g.NumNodes:
-		return fmt.Errorf("graph %q: want %d feature rows, got features %v", g.Name, g.NumNodes, g.Features != nil)
-	case len(g.Labels) != g.NumNodes:
-		return fmt.Errorf("graph %q: want %d labels, got %d", g.Name, g.NumNodes, len(g.Labels))
-	case len(g.Splits) == 0:
-		return fmt.Errorf("graph %q has no split", g.Name)
-	case len(g.Src) != len(g.Dst):
-		return fmt.Errorf("graph %q: %d edge sources but %d targets", g.Name, len(g.Src), len(g.Dst))
-	}
-	for i, y := range g.Labels {
-		if y < 0 || int(y) >= g.NumClasses {
-			return fmt.Errorf("graph %q: label of node %d is %d, want [0, %d)", g.Name, i, y, g.NumClasses)
-		}
-	}
-	for i := range g.Src {
-		if g.Src[i] < 0 || int(g.Src[i]) >= g.NumNodes || g.Dst[i] < 0 || int(g.Dst[i]) >= g.NumNodes {
-			return fmt.Errorf("graph %q: edge %d (%d->%d) has a node outside [0, %d)", g.Name, i, g.Src[i], g.Dst[i], g.NumNodes)
-		}
-	}
-	for s, sp := range g.Splits {
-		if len(sp.Train) == 0 || len(sp.Val) == 0 || len(sp.Test) == 0 {
-			return fmt.Errorf("graph %q: split %d has an empty train, val or test set (%d/%d/%d)", g.Name, s, len(sp.Train), len(sp.Val), len(sp.Test))
-		}
-		for _, set := range []datasets.NodeSet{{Name: "train", Nodes: sp.Train}, {Name: "val", Nodes: sp.Val}, {Name: "test", Nodes: sp.Test}} {
-			if err := checkNodes(g, fmt.Sprintf("split %d's %s set", s, set.Name), set.Nodes); err != nil {
-				return err
-			}
-		}
-	}
-	for _, set := range g.ExtraTests {
-		if len(set.Nodes) == 0 {
-			return fmt.Errorf("graph %q: extra test set %q is empty", g.Name, set.Name)
-		}
-		if err := checkNodes(g, fmt.Sprintf("extra test set %q", set.Name), set.Nodes); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkNodes returns an error naming what and the first node id of nodes outside [0, N).
-func checkNodes(g *datasets.Graph, what string, nodes []int32) error {
-	for _, v := range nodes {
-		if v < 0 || int(v) >= g.NumNodes {
-			return fmt.Errorf("graph %q: %s holds node %d, want [0, %d)", g.Name, what, v, g.NumNodes)
-		}
-	}
-	return nil
-}
-
 func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Graph, method string, withLogits bool) (*trainer, error) {
-	if err := checkGraph(g); err != nil {
+	if g == nil {
+		return nil, fmt.Errorf("graph is nil")
+	}
+	if err := g.Validate(); err != nil {
 		return nil, err
 	}
 	mth, err := methods.New(method)

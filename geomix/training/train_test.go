@@ -130,7 +130,7 @@ func TestTrainRejectsBadInput(t *testing.T) {
 	}
 	g = testutil.TinyGraph()
 	g.ExtraTests = []datasets.NodeSet{{Name: "FR", Nodes: []int32{3, 30}}}
-	if _, err := Train(context.New(), testutil.Backend(t), g, "gcn", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), `extra test set "FR" holds node 30`) {
+	if _, err := Train(context.New(), testutil.Backend(t), g, "gcn", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), `extra test set FR holds node 30`) {
 		t.Errorf("extra test node 30 of 30 nodes: got %v, want an error naming the set and the node", err)
 	}
 }
@@ -204,6 +204,25 @@ func TestSharedPropagationsKeepTheNumbers(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestTrainRejectsInvalidGraphs: Train checks the graph's invariants first and names the first
+// violation: a one-directional edge, a self-loop.
+func TestTrainRejectsInvalidGraphs(t *testing.T) {
+	for _, c := range []struct {
+		what     string
+		src, dst []int32
+		want     string
+	}{
+		{"one direction", []int32{0, 1, 1}, []int32{1, 0, 2}, "has no reverse edge 2->1"},
+		{"self-loop", []int32{0, 1, 1}, []int32{1, 0, 1}, "is a self-loop"},
+	} {
+		g := testutil.TinyGraph()
+		g.Src, g.Dst = c.src, c.dst
+		if _, err := Train(context.New(), testutil.Backend(t), g, "gcn", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.what, err, c.want)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package epochcost
 
 import (
-	"os"
 	"testing"
 
 	"github.com/geomix-go/geomix/datasets"
@@ -18,7 +17,7 @@ import (
 // -benchtime Nx (N rounds).
 func benchmarkSideBySide(b *testing.B, dataset string, methods []string) {
 	testutil.LoadOrSkip(b, dataset)
-	data := datasets.Options{Root: os.Getenv(datasets.EnvData), Offline: true}
+	data := datasets.Options{Offline: true}
 	timings, err := TimeEpochsPresets(context.New(), testutil.Backend(b), dataset, methods, data, b.N)
 	if err != nil {
 		b.Fatal(err)

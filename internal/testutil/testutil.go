@@ -37,7 +37,7 @@ func LoadOrSkip(tb testing.TB, name string) *datasets.Graph {
 	if root == "" {
 		tb.Skipf("$%s is not set: skipping the test on real data %q", datasets.EnvData, name)
 	}
-	g, err := datasets.Load(name, datasets.Options{Root: root, Offline: true})
+	g, err := datasets.Load(name, datasets.Options{Offline: true}) // the default root resolves a relative $GEOMIX_DATA
 	if err != nil {
 		tb.Skipf("data set %q not available under $%s=%s: %v", name, datasets.EnvData, root, err)
 	}
@@ -60,6 +60,10 @@ func TinyGraph() *datasets.Graph {
 			}
 		}
 		feat.RowPtr = append(feat.RowPtr, int64(len(feat.ColIdx)))
+	}
+	var err error
+	if g.Src, g.Dst, err = datasets.UndirectedEdges(n, g.Src, g.Dst); err != nil {
+		panic(err)
 	}
 	g.Features = feat
 	g.Splits = []datasets.Split{{Train: []int32{0, 1, 10, 11, 20, 21}, Val: []int32{2, 3, 12, 13, 22, 23}, Test: []int32{4, 5, 14, 15, 24, 25}}}
