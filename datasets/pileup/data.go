@@ -56,18 +56,32 @@ type Sample struct {
 	PU      int
 	// Path is the ROOT file.
 	Path string
-	// Simulated is true for the simulator's file; SimSeed and SimEvents then say which.
+	// Simulated is true for a file the simulator wrote (found in the cache, or under the data root
+	// with its SimulatorKey note); Origin says what the file is.
 	Simulated bool
-	SimSeed   uint64
-	SimEvents int
+	Origin    string
 }
 
-// String says where the sample comes from, e.g. "gg PU30: simulated (seed 1, 200 events) at ...".
+// String says where the sample comes from, e.g. "gg PU30 at PATH (simulated by ... seed 1), not a
+// Zenodo file)".
 func (s Sample) String() string {
-	if s.Simulated {
-		return fmt.Sprintf("%s PU%d: simulated (seed %d, %d events) at %s", s.Process, s.PU, s.SimSeed, s.SimEvents, s.Path)
+	return fmt.Sprintf("%s PU%d at %s (%s)", s.Process, s.PU, s.Path, s.Origin)
+}
+
+// zenodoOrigin is the Origin of a file without the simulator's note.
+const zenodoOrigin = "Zenodo 8015774 file"
+
+// Identify returns the Sample of the file at path: simulated when it carries the simulator's note.
+func Identify(process string, pu int, path string) (Sample, error) {
+	note, err := SimulatorNote(path)
+	if err != nil {
+		return Sample{}, err
 	}
-	return fmt.Sprintf("%s PU%d: Zenodo 8015774 file %s", s.Process, s.PU, s.Path)
+	s := Sample{Process: process, PU: pu, Path: path, Simulated: note != "", Origin: note}
+	if !s.Simulated {
+		s.Origin = zenodoOrigin
+	}
+	return s, nil
 }
 
 // DefaultCache is <os.UserCacheDir()>/geomix/pileup-simulated, or geomix-pileup-simulated in the
@@ -89,7 +103,7 @@ func (d Data) Sample(process string, pu int) (Sample, error) {
 		path, err := d.real(process, pu)
 		switch {
 		case err == nil:
-			return Sample{Process: process, PU: pu, Path: path}, nil
+			return Identify(process, pu, path)
 		case d.Mode == Real || !errors.Is(err, datasets.ErrMissing):
 			return Sample{}, err
 		}
@@ -115,23 +129,21 @@ func (d Data) real(process string, pu int) (string, error) {
 
 // simulated returns the cached simulated file, generating it on first use.
 func (d Data) simulated(process string, pu int) (Sample, error) {
-	s := Sample{Process: process, PU: pu, Simulated: true, SimSeed: d.SimSeed, SimEvents: d.SimEvents}
-	if s.SimSeed == 0 {
-		s.SimSeed = DefaultSimSeed
+	seed, events, cache := d.SimSeed, d.SimEvents, d.Cache
+	if seed == 0 {
+		seed = DefaultSimSeed
 	}
-	if s.SimEvents == 0 {
-		s.SimEvents = DefaultSimEvents
+	if events == 0 {
+		events = DefaultSimEvents
 	}
-	cache := d.Cache
 	if cache == "" {
 		cache = DefaultCache()
 	}
-	s.Path = filepath.Join(cache, fmt.Sprintf("seed%d-events%d", s.SimSeed, s.SimEvents), FileName(process, pu))
-	if _, err := os.Stat(s.Path); err == nil {
-		return s, nil
+	path := filepath.Join(cache, fmt.Sprintf("seed%d-events%d", seed, events), FileName(process, pu))
+	if _, err := os.Stat(path); err != nil {
+		if err := Simulate(path, process, pu, events, seed); err != nil {
+			return Sample{}, err
+		}
 	}
-	if err := Simulate(s.Path, process, pu, s.SimEvents, s.SimSeed); err != nil {
-		return Sample{}, err
-	}
-	return s, nil
+	return Identify(process, pu, path)
 }

@@ -15,18 +15,28 @@ import (
 // are errors.
 func TestDataSample(t *testing.T) {
 	root, cache := t.TempDir(), t.TempDir()
-	real := filepath.Join(root, "pileup", FileName("gg", 30))
-	if err := Simulate(real, "gg", 30, 2, 99); err != nil {
+	present := filepath.Join(root, "pileup", FileName("gg", 30))
+	if err := Simulate(present, "gg", 30, 2, 99); err != nil {
 		t.Fatal(err)
 	}
 	auto := Data{Root: root, Cache: cache, SimEvents: 5}
+	// A simulator's file under the data root is used and still said to be simulated.
 	s, err := auto.Sample("gg", 30)
-	if err != nil || s.Simulated || s.Path != real || !strings.Contains(s.String(), "Zenodo") {
-		t.Fatalf("Auto with the file present: %v, %v", s, err)
+	if err != nil || !s.Simulated || s.Path != present || !strings.Contains(s.String(), "seed 99), not a Zenodo file") {
+		t.Fatalf("Auto with the simulated file present: %v, %v", s, err)
+	}
+	// A file without the simulator's note counts as the Zenodo file.
+	zenodo := typedTree(t)
+	if err := os.Rename(zenodo, present); err != nil {
+		t.Fatal(err)
+	}
+	s, err = auto.Sample("gg", 30)
+	if err != nil || s.Simulated || s.Path != present || !strings.Contains(s.String(), "Zenodo 8015774 file") {
+		t.Fatalf("Auto with a Zenodo-like file present: %v, %v", s, err)
 	}
 	s, err = auto.Sample("qq", 50)
 	want := filepath.Join(cache, "seed1-events5", FileName("qq", 50))
-	if err != nil || !s.Simulated || s.Path != want || !strings.Contains(s.String(), "simulated (seed 1, 5 events)") {
+	if err != nil || !s.Simulated || s.Path != want || !strings.Contains(s.String(), "5 events, seed 1), not a Zenodo file") {
 		t.Fatalf("Auto without the file: %v, %v; want %s", s, err, want)
 	}
 	if n, err := ReadEvents(s.Path, 0, func(int, *Event) error { return nil }); err != nil || n != 5 {

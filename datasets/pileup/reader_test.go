@@ -171,23 +171,33 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-// TestReadConvertsLeafTypes reads float64/int64 leaves into the Event's float32/int32, and finds a
-// branch by the reference code's "PF/" alias.
-func TestReadConvertsLeafTypes(t *testing.T) {
+// typedTree writes a one-event Delphes tree with float64/int64 leaves and the PT branch under the
+// reference code's "PF/" alias: a file without the simulator's note, like a Zenodo file.
+func typedTree(t *testing.T) string {
 	n := int32(2)
 	f64 := []float64{1.5, -2.25}
 	i64 := []int64{-211, 22}
-	path := writeTree(t, []rtree.WriteVar{
+	return writeTree(t, []rtree.WriteVar{
 		{Name: "PF_size", Value: &n}, {Name: "PF/PF.PT", Value: &f64, Count: "PF_size"}, {Name: "PF.Eta", Value: &f64, Count: "PF_size"},
 		{Name: "PF.Phi", Value: &f64, Count: "PF_size"}, {Name: "PF.Mass", Value: &f64, Count: "PF_size"},
 		{Name: "PF.Charge", Value: &i64, Count: "PF_size"}, {Name: "PF.PdgID", Value: &i64, Count: "PF_size"},
 		{Name: "PF.IsRecoPU", Value: &i64, Count: "PF_size"}, {Name: "PF.IsPU", Value: &i64, Count: "PF_size"},
 	})
+}
+
+// TestReadConvertsLeafTypes reads float64/int64 leaves into the Event's float32/int32, and finds a
+// branch by the reference code's "PF/" alias.
+func TestReadConvertsLeafTypes(t *testing.T) {
+	path := typedTree(t)
 	var got Event
 	if _, err := ReadEvents(path, 0, func(_ int, ev *Event) error { got = copyEvent(ev); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got.PT, []float32{1.5, -2.25}) || !reflect.DeepEqual(got.Eta, []float32{1.5, -2.25}) || !reflect.DeepEqual(got.PdgID, []int32{-211, 22}) {
+	if !reflect.DeepEqual(got.PT, []float32{1.5, -2.25}) || !reflect.DeepEqual(got.Eta, []float32{1.5, -2.25}) ||
+		!reflect.DeepEqual(got.PdgID, []int32{-211, 22}) {
 		t.Errorf("read %+v", got)
+	}
+	if note, err := SimulatorNote(path); note != "" || err != nil {
+		t.Errorf("SimulatorNote of a plain file: %q, %v", note, err)
 	}
 }

@@ -70,8 +70,8 @@ func WriteCalibration(w io.Writer, events int, seed uint64, command string) erro
 		"other gg row, and 4.8 particles per pileup vertex against 10.4–11.1; the simulator does not tune to it. Its "+
 		"LV multiplicity is gg's default, and its pileup multiplicity is what its published node count then leaves.\n"+
 		"- The per-sample LV and pileup-vertex multiplicities are set from the published nodes and ratios (LV = nodes·r/(1+r), "+
-		"per vertex = nodes/(1+r)/PU); the edge counts are not fitted per sample and are the check of the event's "+
-		"geometry (jets, minijets, η spread). qq PU10 and PU30 have no published row: they use qq's mean LV "+
+		"per vertex = nodes/(1+r)/PU). The shape parameters (jet widths, clustering fractions, η spread) are shared by all "+
+		"samples and were tuned once against the published edge counts; edges are not fitted per sample. qq PU10 and PU30 have no published row: they use qq's mean LV "+
 		"multiplicity and the mean pileup-vertex multiplicity.\n")
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"go-hep.org/x/hep/groot"
+	"go-hep.org/x/hep/groot/rbase"
 	"go-hep.org/x/hep/groot/rtree"
 )
 
@@ -26,9 +27,13 @@ type rootEvent struct {
 	IsPU     []int32   `groot:"PF.IsPU[PF_size]"`
 }
 
+// SimulatorKey names the string the simulator stores beside the tree, saying what the file is; the
+// Zenodo files have no such key (see SimulatorNote).
+const SimulatorKey = "geomix-simulator"
+
 // Simulate writes events simulated events of process ("gg"|"qq") at pileup pu to path as a ROOT
-// file with tree "Delphes" and the PF branches ReadEvents reads (PF_size, PF.PT, ..., PF.IsPU),
-// atomically: a failed write leaves no file at path. The same (process, pu, events, seed) give the
+// file with tree "Delphes" and the PF branches ReadEvents reads (PF_size, PF.PT, ..., PF.IsPU), plus
+// a SimulatorKey string, atomically: a failed write leaves no file at path. The same (process, pu, events, seed) give the
 // same events; the first k events do not depend on events.
 func Simulate(path, process string, pu, events int, seed uint64) error {
 	if events <= 0 {
@@ -48,7 +53,9 @@ func Simulate(path, process string, pu, events int, seed uint64) error {
 	}
 	tmpName := tmp.Name()
 	_ = tmp.Close()
-	if err := writeEvents(tmpName, sim, events); err != nil {
+	note := fmt.Sprintf("simulated by GeoMix-Go's Pileup simulator (process %s, PU %d, %d events, seed %d), not a Zenodo file",
+		process, pu, events, seed)
+	if err := writeEvents(tmpName, sim, events, note); err != nil {
 		_ = os.Remove(tmpName)
 		return fmt.Errorf("pileup: writing %s: %w", path, err)
 	}
@@ -59,8 +66,8 @@ func Simulate(path, process string, pu, events int, seed uint64) error {
 	return nil
 }
 
-// writeEvents writes events events of sim to a new ROOT file at path.
-func writeEvents(path string, sim *simulator, events int) (err error) {
+// writeEvents writes events events of sim and the note to a new ROOT file at path.
+func writeEvents(path string, sim *simulator, events int, note string) (err error) {
 	f, err := groot.Create(path)
 	if err != nil {
 		return err
@@ -84,5 +91,27 @@ func writeEvents(path string, sim *simulator, events int) (err error) {
 			return fmt.Errorf("event %d: %w", i, err)
 		}
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return f.Put(SimulatorKey, rbase.NewObjString(note))
+}
+
+// SimulatorNote returns the note Simulate stored in the ROOT file at path, or "" when the file has
+// none (a Zenodo file). A file that cannot be opened as ROOT is an error.
+func SimulatorNote(path string) (string, error) {
+	f, err := openROOT(path)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = f.Close() }()
+	obj, err := f.Get(SimulatorKey)
+	if err != nil {
+		return "", nil
+	}
+	s, ok := obj.(*rbase.ObjString)
+	if !ok {
+		return "", fmt.Errorf("pileup: %s: %q is a %s, expected a TObjString", path, SimulatorKey, obj.Class())
+	}
+	return s.String(), nil
 }
