@@ -126,7 +126,9 @@ var numericKinds = map[reflect.Kind]bool{
 // keeps. Each PF branch is looked up as "PF.PT" etc., then as the reference code's "PF/PF.PT"; leaves
 // of any numeric type are converted to the Event's float32/int32. It returns the number of entries
 // read. Errors name the file and, where it applies, the tree, branch or entry: a missing file, a file
-// that is not ROOT, a truncated file, a tree without a needed branch, or fn's own error.
+// that is not ROOT, a truncated file, a tree without a needed branch, or fn's own error. Bytes damaged
+// inside a file of the right length are not always caught: groot v0.40.0 inflates baskets in its own
+// read-ahead goroutine, where a corrupt basket panics out of reach of a recover.
 func ReadEvents(path string, n int, fn func(entry int, ev *Event) error) (int, error) {
 	if info, err := os.Stat(path); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -209,10 +211,11 @@ func newReader(tree rtree.Tree, rvars []rtree.ReadVar, end int64) (r *rtree.Read
 	return rtree.NewReader(tree, rvars, rtree.WithRange(0, end))
 }
 
-// readEntries runs r, calling fn after each entry is read; a panic inside groot (a damaged basket)
-// becomes an error.
+// readEntries runs r, calling fn after each entry is read. fn's error is returned as it is; a
+// groot error or panic (a damaged basket) becomes an error naming the entry.
 func readEntries(r *rtree.Reader, fn func(entry int64) error) (err error) {
 	last := int64(-1)
+	var fnErr error
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("reading entry %d (damaged or truncated file?): %v", last+1, p)
@@ -220,12 +223,16 @@ func readEntries(r *rtree.Reader, fn func(entry int64) error) (err error) {
 	}()
 	err = r.Read(func(ctx rtree.RCtx) error {
 		last = ctx.Entry
-		return fn(ctx.Entry)
+		fnErr = fn(ctx.Entry)
+		return fnErr
 	})
-	if err != nil && last >= 0 {
-		return fmt.Errorf("after entry %d (damaged or truncated file?): %w", last, err)
+	switch {
+	case fnErr != nil:
+		return fnErr
+	case err != nil:
+		return fmt.Errorf("reading entry %d (damaged or truncated file?): %w", last+1, err)
 	}
-	return err
+	return nil
 }
 
 // bind finds each Event field's branch in tree (canonical name, then the "PF/" alias) and makes a
