@@ -22,7 +22,7 @@ func TestCalibration(t *testing.T) {
 		check := func(what string, ours, theirs float64) {
 			dev := ours/theirs - 1
 			t.Logf("%s PU%d %s: %.4g vs %.4g (%+.1f%%)", p.Process, p.PU, what, ours, theirs, 100*dev)
-			if math.Abs(dev) > ParamCalibrationTolerance {
+			if math.Abs(dev) > CalibrationTolerance {
 				t.Errorf("%s PU%d %s: %.4g, published %.4g (%+.1f%%)", p.Process, p.PU, what, ours, theirs, 100*dev)
 			}
 		}

@@ -10,7 +10,7 @@
 //   - Simulate writes files of the same layout from a calibrated event simulator (Poisson pileup
 //     vertices of soft particles with minijets; gg or Z(νν)+jets hard scatters with an underlying
 //     event), deterministic from a seed, for use offline. Per-sample LV and pileup multiplicities come
-//     from the StruRW README's statistics (Published), shared shape parameters (Param*) were tuned
+//     from the StruRW README's statistics (Published), shared shape parameters (simulate.go) were tuned
 //     against its edge counts; TestCalibration keeps nodes, edges and the LV/PU ratio within 5% of it.
 //   - BuildEvent makes an event's graph as the authors' code does (src/pileup/prep_data.py, from
 //     StruRW's Utils/pre_data/prepare_pileup.py): |η| < 2.5 and pT > 0.5 cuts, ΔR edges with its φ

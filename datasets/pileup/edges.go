@@ -5,8 +5,8 @@ import (
 	"slices"
 )
 
-// ParamDeltaR is the radius of the particle graph: i and j are linked when ΔR(i, j) < ParamDeltaR.
-const ParamDeltaR = 0.4
+// DeltaRMax is the radius of the particle graph: i and j are linked when ΔR(i, j) < DeltaRMax.
+const DeltaRMax = 0.4
 
 // deltaR is the reference's distance: sqrt(Δη² + Δφ²) with |Δφ| wrapped by subtracting
 // ceil((|Δφ| − π)/2π)·2π when it exceeds π; computed in float64 from the float32 inputs, as numpy
@@ -20,15 +20,15 @@ func deltaR(eta1, phi1, eta2, phi2 float32) float64 {
 	return math.Sqrt(dEta*dEta + dPhi*dPhi)
 }
 
-// linked is the reference's edge rule: 0 < ΔR < ParamDeltaR (identical (η, φ) are not linked).
+// linked is the reference's edge rule: 0 < ΔR < DeltaRMax (identical (η, φ) are not linked).
 func linked(eta1, phi1, eta2, phi2 float32) bool {
 	d := deltaR(eta1, phi1, eta2, phi2)
-	return d < ParamDeltaR && d != 0
+	return d < DeltaRMax && d != 0
 }
 
 // edges returns the directed ΔR graph of the points (eta[i], phi[i]): both directions of every
 // linked pair, sorted by (src, dst), without self-loops. Points are binned on a grid in (η, φ) whose
-// cells are at least ParamDeltaR wide (φ cells wrap around), so only the 3 × 3 cells around each
+// cells are at least DeltaRMax wide (φ cells wrap around), so only the 3 × 3 cells around each
 // point are searched: O(N · density) instead of the dense N × N matrix.
 func edges(eta, phi []float32) (src, dst []int32) {
 	n := len(eta)
@@ -36,10 +36,10 @@ func edges(eta, phi []float32) (src, dst []int32) {
 		return nil, nil
 	}
 	etaMin := slices.Min(eta)
-	nPhi := int(math.Floor(2 * math.Pi / ParamDeltaR)) // cells of width 2π/nPhi ≥ ParamDeltaR
+	nPhi := int(math.Floor(2 * math.Pi / DeltaRMax)) // cells of width 2π/nPhi ≥ DeltaRMax
 	phiWidth := 2 * math.Pi / float64(nPhi)
 	cellOf := func(i int) (int, int) {
-		ce := int((float64(eta[i]) - float64(etaMin)) / ParamDeltaR)
+		ce := int((float64(eta[i]) - float64(etaMin)) / DeltaRMax)
 		p := math.Mod(float64(phi[i]), 2*math.Pi)
 		if p < 0 {
 			p += 2 * math.Pi

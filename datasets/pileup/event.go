@@ -8,22 +8,22 @@ import (
 
 // The reference pipeline's cuts and skip rule.
 const (
-	// ParamEtaCut keeps particles with |η| < ParamEtaCut.
-	ParamEtaCut = 2.5
-	// ParamPTCut keeps particles with pT > ParamPTCut GeV.
-	ParamPTCut = 0.5
-	// ParamMinChargedLV skips events with fewer charged leading-vertex particles.
-	ParamMinChargedLV = 10
-	// ParamMinNeutralLV skips events with fewer neutral leading-vertex particles.
-	ParamMinNeutralLV = 2
-	// ParamFrequencies is the number of Fourier frequencies per variable (η and pT).
-	ParamFrequencies = 5
-	// ParamMaxFrequency bounds the frequencies: each is an integer in [0, ParamMaxFrequency).
-	ParamMaxFrequency = 10
+	// EtaCut keeps particles with |η| < EtaCut.
+	EtaCut = 2.5
+	// PTCut keeps particles with pT > PTCut GeV.
+	PTCut = 0.5
+	// MinChargedLV skips events with fewer charged leading-vertex particles.
+	MinChargedLV = 10
+	// MinNeutralLV skips events with fewer neutral leading-vertex particles.
+	MinNeutralLV = 2
+	// NumFrequencies is the number of Fourier frequencies per variable (η and pT).
+	NumFrequencies = 5
+	// MaxFrequency bounds the frequencies: each is an integer in [0, MaxFrequency).
+	MaxFrequency = 10
 )
 
 // NumFeatures is F, the width of a particle's feature row (see EventGraph.Features).
-const NumFeatures = 4*ParamFrequencies + numPdgColumns + 3
+const NumFeatures = 4*NumFrequencies + numPdgColumns + 3
 
 // numPdgColumns is the width of the |PdgID| one-hot.
 const numPdgColumns = 5
@@ -37,9 +37,9 @@ const (
 // pdgColumns maps |PdgID| to its one-hot column: neutral hadron, e, μ, γ, π.
 var pdgColumns = map[int32]int{pdgNeutralHadron: 0, pdgElectron: 1, pdgMuon: 2, pdgPhoton: 3, pdgPion: 4}
 
-// Frequencies are one event's integer Fourier frequencies B_η and B_pT, each in [0, ParamMaxFrequency).
+// Frequencies are one event's integer Fourier frequencies B_η and B_pT, each in [0, MaxFrequency).
 type Frequencies struct {
-	Eta, PT [ParamFrequencies]int
+	Eta, PT [NumFrequencies]int
 }
 
 // DrawFrequencies draws an event's frequencies uniformly, B_η first, as the reference draws
@@ -47,10 +47,10 @@ type Frequencies struct {
 func DrawFrequencies(rng *rand.Rand) Frequencies {
 	var f Frequencies
 	for k := range f.Eta {
-		f.Eta[k] = rng.IntN(ParamMaxFrequency)
+		f.Eta[k] = rng.IntN(MaxFrequency)
 	}
 	for k := range f.PT {
-		f.PT[k] = rng.IntN(ParamMaxFrequency)
+		f.PT[k] = rng.IntN(MaxFrequency)
 	}
 	return f
 }
@@ -97,7 +97,7 @@ func (g *EventGraph) counts() (chargedLV, neutralLV int) {
 // neutral LV particles.
 func (g *EventGraph) Skipped() bool {
 	c, n := g.counts()
-	return c < ParamMinChargedLV || n < ParamMinNeutralLV
+	return c < MinChargedLV || n < MinNeutralLV
 }
 
 // BuildEvent makes the graph of ev (entry is its index in the file) with the frequencies freq. A
@@ -106,7 +106,7 @@ func BuildEvent(entry int, ev *Event, freq Frequencies) (*EventGraph, error) {
 	g := &EventGraph{Entry: entry}
 	p := &g.Particles
 	for i := range ev.PT {
-		if math.Abs(float64(ev.Eta[i])) < ParamEtaCut && ev.PT[i] > ParamPTCut {
+		if math.Abs(float64(ev.Eta[i])) < EtaCut && ev.PT[i] > PTCut {
 			p.PT = append(p.PT, ev.PT[i])
 			p.Eta = append(p.Eta, ev.Eta[i])
 			p.Phi = append(p.Phi, ev.Phi[i])
@@ -134,24 +134,24 @@ func BuildEvent(entry int, ev *Event, freq Frequencies) (*EventGraph, error) {
 		}
 		row := g.Features[i*NumFeatures : (i+1)*NumFeatures]
 		fourier(row[0:], float64(p.Eta[i]), freq.Eta)
-		fourier(row[2*ParamFrequencies:], float64(p.PT[i]), freq.PT)
-		row[4*ParamFrequencies+col] = 1
+		fourier(row[2*NumFrequencies:], float64(p.PT[i]), freq.PT)
+		row[4*NumFrequencies+col] = 1
 		chargeLabel := 2
 		if p.Charge[i] != 0 {
 			chargeLabel = int(g.Labels[i])
 		} else {
 			g.Neutral = append(g.Neutral, int32(i))
 		}
-		row[4*ParamFrequencies+numPdgColumns+chargeLabel] = 1
+		row[4*NumFrequencies+numPdgColumns+chargeLabel] = 1
 	}
 	g.Src, g.Dst = edges(p.Eta, p.Phi)
 	return g, nil
 }
 
-// fourier writes sin(2π·B_k·x) into row[k] and cos(2π·B_k·x) into row[ParamFrequencies+k].
-func fourier(row []float32, x float64, b [ParamFrequencies]int) {
+// fourier writes sin(2π·B_k·x) into row[k] and cos(2π·B_k·x) into row[NumFrequencies+k].
+func fourier(row []float32, x float64, b [NumFrequencies]int) {
 	for k, f := range b {
 		s, c := math.Sincos(2 * math.Pi * float64(f) * x)
-		row[k], row[ParamFrequencies+k] = float32(s), float32(c)
+		row[k], row[NumFrequencies+k] = float32(s), float32(c)
 	}
 }

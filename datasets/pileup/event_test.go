@@ -158,13 +158,13 @@ func TestDrawFrequencies(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		f := DrawFrequencies(rng)
 		for _, v := range append(f.Eta[:], f.PT[:]...) {
-			if v < 0 || v >= ParamMaxFrequency {
+			if v < 0 || v >= MaxFrequency {
 				t.Fatalf("frequency %d out of [0, 10)", v)
 			}
 			seen[v] = true
 		}
 	}
-	if len(seen) != ParamMaxFrequency {
+	if len(seen) != MaxFrequency {
 		t.Errorf("1000 draws hit %d of the 10 frequencies", len(seen))
 	}
 }

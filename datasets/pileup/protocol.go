@@ -11,12 +11,12 @@ import (
 
 // Protocol parameters of the released GeoMix code (src/pileup: prep_data.py, transfer.py).
 const (
-	// ParamLabelledRatio is the fraction of a source event's neutral LV particles that are labelled,
+	// LabelledRatio is the fraction of a source event's neutral LV particles that are labelled,
 	// with as many neutral PU particles (balanced); the paper's split labels this fraction of all
 	// neutrals.
-	ParamLabelledRatio = 0.2
-	// ParamValRatio is the fraction of the kept target events (the first ones) used for validation.
-	ParamValRatio = 0.2
+	LabelledRatio = 0.2
+	// ValRatio is the fraction of the kept target events (the first ones) used for validation.
+	ValRatio = 0.2
 )
 
 // Shift is one domain shift of the Pileup experiment: train on the first SourceEvents events of the
@@ -67,10 +67,10 @@ type Experiment struct {
 	Shift Shift
 	// Graph holds the kept source events then the kept target events as one block-diagonal graph
 	// (see Merge), [N, NumFeatures] features, labels LabelLV = 1 / LabelPU = 0, and one split:
-	//   - released code (default): Train = the labelled source neutrals (balanced: ParamLabelledRatio
+	//   - released code (default): Train = the labelled source neutrals (balanced: LabelledRatio
 	//     of each event's neutral LV and as many neutral PU), Val = all neutrals of the first
-	//     ⌊ParamValRatio·T⌋ kept target events, Test = all neutrals of the other target events;
-	//   - PaperSplit: Train = ParamLabelledRatio of each source event's neutrals, Val = its other
+	//     ⌊ValRatio·T⌋ kept target events, Test = all neutrals of the other target events;
+	//   - PaperSplit: Train = LabelledRatio of each source event's neutrals, Val = its other
 	//     neutrals, Test = all target neutrals.
 	// Charged particles are in no split: their labels are input features (columns 25-27).
 	Graph *datasets.Graph
@@ -143,7 +143,7 @@ func (x *Experiment) split(rng *rand.Rand, paper bool) {
 		if paper {
 			neutral := slices.Clone(ev.Neutral)
 			rng.Shuffle(len(neutral), func(i, j int) { neutral[i], neutral[j] = neutral[j], neutral[i] })
-			cut := int(ParamLabelledRatio * float64(len(neutral)))
+			cut := int(LabelledRatio * float64(len(neutral)))
 			labelled, rest = neutral[:cut], neutral[cut:]
 		} else {
 			labelled = balancedLabelled(ev, rng)
@@ -160,7 +160,7 @@ func (x *Experiment) split(rng *rand.Rand, paper bool) {
 			x.SourceNeutrals = append(x.SourceNeutrals, off+i)
 		}
 	}
-	nVal := int(ParamValRatio * float64(len(x.Target)))
+	nVal := int(ValRatio * float64(len(x.Target)))
 	for k, ev := range x.Target {
 		off := x.Offsets[nSource+k]
 		for _, i := range ev.Neutral {
@@ -176,7 +176,7 @@ func (x *Experiment) split(rng *rand.Rand, paper bool) {
 }
 
 // balancedLabelled is the reference's labeled_index of one event: shuffle its neutral LV and neutral
-// PU particles and take the first ⌊ParamLabelledRatio·#LV⌋ of each (fewer PU if it has fewer).
+// PU particles and take the first ⌊LabelledRatio·#LV⌋ of each (fewer PU if it has fewer).
 func balancedLabelled(ev *EventGraph, rng *rand.Rand) []int32 {
 	var lv, pu []int32
 	for _, i := range ev.Neutral {
@@ -188,7 +188,7 @@ func balancedLabelled(ev *EventGraph, rng *rand.Rand) []int32 {
 	}
 	rng.Shuffle(len(lv), func(i, j int) { lv[i], lv[j] = lv[j], lv[i] })
 	rng.Shuffle(len(pu), func(i, j int) { pu[i], pu[j] = pu[j], pu[i] })
-	k := int(ParamLabelledRatio * float64(len(lv)))
+	k := int(LabelledRatio * float64(len(lv)))
 	return append(lv[:k:k], pu[:min(k, len(pu))]...)
 }
 
@@ -197,12 +197,12 @@ func (x *Experiment) notes(paper bool) string {
 	s := fmt.Sprintf("Pileup Mitigation shift %s: %d of the first %d events of %s, then %d of the first %d events of %s "+
 		"(events with < %d charged LV or < %d neutral LV particles skipped). ",
 		x.Shift.Name, len(x.Source), x.Shift.SourceEvents, x.SourceSample, len(x.Target), x.Shift.TargetEvents, x.TargetSample,
-		ParamMinChargedLV, ParamMinNeutralLV)
+		MinChargedLV, MinNeutralLV)
 	if paper {
 		s += "Split as the paper words it: 20% of each source event's neutrals train, the other 80% validate, all target neutrals test. "
 	} else {
 		s += fmt.Sprintf("Split as the released GeoMix code: balanced 20%% labelled source neutrals train, the neutrals of the first %d target events validate, those of the other %d test. ",
-			int(ParamValRatio*float64(len(x.Target))), len(x.Target)-int(ParamValRatio*float64(len(x.Target))))
+			int(ValRatio*float64(len(x.Target))), len(x.Target)-int(ValRatio*float64(len(x.Target))))
 	}
 	if x.SourceSample.Simulated || x.TargetSample.Simulated {
 		s += "The events come from this toolkit's Delphes-like simulator (calibrated to the StruRW README's per-event statistics), not the Zenodo files."

@@ -25,8 +25,6 @@ const (
 	BranchPdgID    = "PF.PdgID"
 	BranchIsRecoPU = "PF.IsRecoPU"
 	BranchIsPU     = "PF.IsPU"
-	// BranchSize is the count branch of the PF arrays in the files the simulator writes.
-	BranchSize = "PF_size"
 )
 
 // Event is one Delphes event's particle-flow candidates; every slice has one entry per candidate.

@@ -5,9 +5,9 @@ import (
 	"io"
 )
 
-// ParamCalibrationTolerance is the largest relative deviation from Published the calibration
+// CalibrationTolerance is the largest relative deviation from Published the calibration
 // accepts for nodes, edges and the LV/PU ratio (gg PU10's ratio excepted).
-const ParamCalibrationTolerance = 0.05
+const CalibrationTolerance = 0.05
 
 // published returns the README's statistics of (process, pu), if it has them.
 func published(process string, pu int) (Stats, bool) {
@@ -40,7 +40,7 @@ func WriteCalibration(w io.Writer, events int, seed uint64, command string) erro
 		"or < %d neutral LV particles); edges are directed (ΔR < 0.4, both directions). Published values, in brackets, "+
 		"are the StruRW README's table for the Zenodo files (its qq column is Z(νν)+jets); deviations are ours / "+
 		"published − 1. The calibration test (`go test ./datasets/pileup -run TestCalibration`) requires |deviation| ≤ %.0f%% "+
-		"on 1000 events of seed 1.\n\n", command, events, seed, ParamMinChargedLV, ParamMinNeutralLV, 100*ParamCalibrationTolerance)
+		"on 1000 events of seed 1.\n\n", command, events, seed, MinChargedLV, MinNeutralLV, 100*CalibrationTolerance)
 	fmt.Fprintln(w, "| sample | events kept | nodes [published] | dev. | directed edges [published] | dev. | LV/PU [published] | dev. |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, s := range rows {

@@ -18,44 +18,44 @@ var PileupLevels = []int{10, 30, 50, 140}
 // Simulator parameters (the calibrated recipe; see doc.go). Pileup vertices are Poisson(PU); each
 // soft vertex has NegBin(mean, k) particles before cuts with Lomax pT and Gaussian η.
 const (
-	// ParamSoftPass is the fraction of soft particles passing the reference cuts:
+	// softPass is the fraction of soft particles passing the reference cuts:
 	// P(|η| < 2.5) · P(pT > 0.5) = 0.744 · 0.396 for the η and pT laws below.
-	ParamSoftPass = 0.2946
-	// ParamSoftMultK is the negative-binomial shape of a pileup vertex's multiplicity.
-	ParamSoftMultK = 1.5
-	// ParamSoftPTScale and ParamSoftPTShape are the Lomax λ and α of soft pT in GeV (mean 0.6).
-	ParamSoftPTScale = 3.0
-	ParamSoftPTShape = 6.0
-	// ParamSoftEtaSigma is the width of the soft particles' η distribution.
-	ParamSoftEtaSigma = 2.2
-	// ParamPUClustered is the fraction of a pileup vertex's particles in its minijets.
-	ParamPUClustered = 0.33
-	// ParamMinijets is the Poisson mean of minijets beyond the first of a pileup vertex.
-	ParamMinijets = 0.5
-	// ParamMinijetSigma is the Gaussian spread in η and in φ of a minijet's particles.
-	ParamMinijetSigma = 0.25
-	// ParamUEClustered is the fraction of the leading vertex's underlying event in minijets.
-	ParamUEClustered = 0.22
-	// ParamUEMultK is the negative-binomial shape of the underlying event's multiplicity.
-	ParamUEMultK = 2.0
-	// ParamJetPTMin and ParamJetPTSlope give jet pT = min + Exp(slope) GeV.
-	ParamJetPTMin   = 25.0
-	ParamJetPTSlope = 35.0
-	// ParamJetEtaSigma is the width of the jets' η distribution.
-	ParamJetEtaSigma = 1.4
-	// ParamDirichlet is the Dirichlet concentration of the momentum sharing within a jet.
-	ParamDirichlet = 0.7
-	// ParamRecoPUFlip is the probability that a charged particle's IsRecoPU differs from IsPU.
-	ParamRecoPUFlip = 0.02
-	// ParamJetCharged and ParamJetPhoton are the charged and photon fractions of jet constituents
+	softPass = 0.2946
+	// softMultK is the negative-binomial shape of a pileup vertex's multiplicity.
+	softMultK = 1.5
+	// softPTScale and softPTShape are the Lomax λ and α of soft pT in GeV (mean 0.6).
+	softPTScale = 3.0
+	softPTShape = 6.0
+	// softEtaSigma is the width of the soft particles' η distribution.
+	softEtaSigma = 2.2
+	// puClustered is the fraction of a pileup vertex's particles in its minijets.
+	puClustered = 0.33
+	// minijets is the Poisson mean of minijets beyond the first of a pileup vertex.
+	minijets = 0.5
+	// minijetSigma is the Gaussian spread in η and in φ of a minijet's particles.
+	minijetSigma = 0.25
+	// ueClustered is the fraction of the leading vertex's underlying event in minijets.
+	ueClustered = 0.22
+	// ueMultK is the negative-binomial shape of the underlying event's multiplicity.
+	ueMultK = 2.0
+	// jetPTMin and jetPTSlope give jet pT = min + Exp(slope) GeV.
+	jetPTMin   = 25.0
+	jetPTSlope = 35.0
+	// jetEtaSigma is the width of the jets' η distribution.
+	jetEtaSigma = 1.4
+	// dirichlet is the Dirichlet concentration of the momentum sharing within a jet.
+	dirichlet = 0.7
+	// recoPUFlip is the probability that a charged particle's IsRecoPU differs from IsPU.
+	recoPUFlip = 0.02
+	// jetCharged and jetPhoton are the charged and photon fractions of jet constituents
 	// (the rest are neutral hadrons).
-	ParamJetCharged = 0.62
-	ParamJetPhoton  = 0.26
-	// ParamSoftCharged and ParamSoftPhoton are the same fractions for soft particles.
-	ParamSoftCharged = 0.60
-	ParamSoftPhoton  = 0.28
-	// ParamEtaMax is the |η| beyond which generated particles are not written (outside the detector).
-	ParamEtaMax = 4.0
+	jetCharged = 0.62
+	jetPhoton  = 0.26
+	// softCharged and softPhoton are the same fractions for soft particles.
+	softCharged = 0.60
+	softPhoton  = 0.28
+	// etaMax is the |η| beyond which generated particles are not written (outside the detector).
+	etaMax = 4.0
 )
 
 // processParams are the hard-scatter settings of one process.
@@ -99,8 +99,8 @@ func newSimulator(process string, pu int, seed uint64) (*simulator, error) {
 	stream := uint64(pu)<<8 | uint64(process[0])
 	sim := &simulator{rng: rand.New(rand.NewPCG(seed, stream)), p: p, pu: float64(pu)}
 	t := targetOf(process, pu)
-	sim.ueMult = math.Max(t.lv-p.jetLV, 0) / ParamSoftPass
-	sim.puMult = t.puPerVertex / ParamSoftPass
+	sim.ueMult = math.Max(t.lv-p.jetLV, 0) / softPass
+	sim.puMult = t.puPerVertex / softPass
 	return sim, nil
 }
 
@@ -110,9 +110,9 @@ func (s *simulator) next() *Event {
 	s.ev = Event{PT: s.ev.PT[:0], Eta: s.ev.Eta[:0], Phi: s.ev.Phi[:0], Mass: s.ev.Mass[:0],
 		Charge: s.ev.Charge[:0], PdgID: s.ev.PdgID[:0], IsRecoPU: s.ev.IsRecoPU[:0], IsPU: s.ev.IsPU[:0]}
 	s.hardScatter()
-	s.softVertex(s.negBin(s.ueMult, ParamUEMultK), ParamUEClustered, false)
+	s.softVertex(s.negBin(s.ueMult, ueMultK), ueClustered, false)
 	for v := s.poisson(s.pu); v > 0; v-- {
-		s.softVertex(s.negBin(s.puMult, ParamSoftMultK), ParamPUClustered, true)
+		s.softVertex(s.negBin(s.puMult, softMultK), puClustered, true)
 	}
 	return &s.ev
 }
@@ -129,8 +129,8 @@ func (s *simulator) hardScatter() {
 		case j == 1 && s.p.backToBack:
 			phi = wrapPhi(phi0 + math.Pi + s.rng.NormFloat64()*s.p.backToBackSpread)
 		}
-		pt := ParamJetPTMin + s.rng.ExpFloat64()*ParamJetPTSlope
-		eta := s.rng.NormFloat64() * ParamJetEtaSigma
+		pt := jetPTMin + s.rng.ExpFloat64()*jetPTSlope
+		eta := s.rng.NormFloat64() * jetEtaSigma
 		s.jet(pt, eta, phi)
 	}
 }
@@ -141,7 +141,7 @@ func (s *simulator) jet(pt, eta, phi float64) {
 	mean := s.p.multA + s.p.multB*math.Log(pt/20)
 	n := 1 + s.poisson(mean-1)
 	shares := make([]float64, n)
-	gamma := distuv.Gamma{Alpha: ParamDirichlet, Beta: 1, Src: s.rng}
+	gamma := distuv.Gamma{Alpha: dirichlet, Beta: 1, Src: s.rng}
 	sum := 0.0
 	for i := range shares {
 		shares[i] = gamma.Rand()
@@ -152,30 +152,30 @@ func (s *simulator) jet(pt, eta, phi float64) {
 		sigma := math.Min(s.p.jetSigma*math.Pow(z*float64(n), -0.3), 0.4)
 		dr := sigma * math.Sqrt(-2*math.Log(1-s.rng.Float64()))
 		theta := 2 * math.Pi * s.rng.Float64()
-		s.particle(z*pt, eta+dr*math.Cos(theta), wrapPhi(phi+dr*math.Sin(theta)), ParamJetCharged, ParamJetPhoton, false)
+		s.particle(z*pt, eta+dr*math.Cos(theta), wrapPhi(phi+dr*math.Sin(theta)), jetCharged, jetPhoton, false)
 	}
 }
 
 // softVertex adds n soft particles of one vertex, the fraction clustered of them spread around
-// 1 + Poisson(ParamMinijets) minijet axes, the others diffuse.
+// 1 + Poisson(minijets) minijet axes, the others diffuse.
 func (s *simulator) softVertex(n int, clustered float64, isPU bool) {
 	type axis struct{ eta, phi float64 }
-	axes := make([]axis, 1+s.poisson(ParamMinijets))
+	axes := make([]axis, 1+s.poisson(minijets))
 	for i := range axes {
-		axes[i] = axis{s.rng.NormFloat64() * ParamSoftEtaSigma, s.uniformPhi()}
+		axes[i] = axis{s.rng.NormFloat64() * softEtaSigma, s.uniformPhi()}
 	}
 	for i := 0; i < n; i++ {
-		pt := ParamSoftPTScale * (math.Pow(1-s.rng.Float64(), -1/ParamSoftPTShape) - 1)
+		pt := softPTScale * (math.Pow(1-s.rng.Float64(), -1/softPTShape) - 1)
 		var eta, phi float64
 		if s.rng.Float64() < clustered {
 			a := axes[s.rng.IntN(len(axes))]
-			eta = a.eta + s.rng.NormFloat64()*ParamMinijetSigma
-			phi = wrapPhi(a.phi + s.rng.NormFloat64()*ParamMinijetSigma)
+			eta = a.eta + s.rng.NormFloat64()*minijetSigma
+			phi = wrapPhi(a.phi + s.rng.NormFloat64()*minijetSigma)
 		} else {
-			eta = s.rng.NormFloat64() * ParamSoftEtaSigma
+			eta = s.rng.NormFloat64() * softEtaSigma
 			phi = s.uniformPhi()
 		}
-		s.particle(pt, eta, phi, ParamSoftCharged, ParamSoftPhoton, isPU)
+		s.particle(pt, eta, phi, softCharged, softPhoton, isPU)
 	}
 }
 
@@ -192,7 +192,7 @@ const (
 )
 
 // particle draws a species (charged with probability chargedFrac: π± 98.5%, e± 0.8%, μ± 0.7%; then
-// photon; else neutral hadron) and appends the candidate, unless |η| > ParamEtaMax.
+// photon; else neutral hadron) and appends the candidate, unless |η| > etaMax.
 func (s *simulator) particle(pt, eta, phi, chargedFrac, photonFrac float64, isPU bool) {
 	u := s.rng.Float64()
 	var charge, pdg int32
@@ -222,10 +222,10 @@ func (s *simulator) particle(pt, eta, phi, chargedFrac, photonFrac float64, isPU
 	}
 	if charge == 0 {
 		reco = 0
-	} else if s.rng.Float64() < ParamRecoPUFlip {
+	} else if s.rng.Float64() < recoPUFlip {
 		reco = 1 - reco
 	}
-	if math.Abs(eta) > ParamEtaMax {
+	if math.Abs(eta) > etaMax {
 		return
 	}
 	e := &s.ev
