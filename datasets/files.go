@@ -15,7 +15,8 @@ type File struct {
 	Path string
 	// URL is the canonical download address.
 	URL string
-	// SHA256 is the hex digest a download must match; empty where it is unknown (stl10, cifar10).
+	// SHA256 is the hex digest a download must match; empty where it is unknown (stl10, cifar10,
+	// pileup).
 	SHA256 string
 	// Size is in bytes; 0 where it is unknown.
 	Size int64
@@ -47,6 +48,11 @@ func Files() []File {
 	add("digits", digitsFile)
 	for _, name := range []string{"stl10", "cifar10"} {
 		add(name, imageFeaturesFile(name))
+	}
+	for _, process := range []string{"gg", "qq"} {
+		for _, pu := range []int{10, 30, 50, 140} {
+			add("pileup", pileupFile(process, pu))
+		}
 	}
 	return out
 }

@@ -11,8 +11,8 @@ import (
 func TestFilesMatchRealData(t *testing.T) {
 	root := coreDataRoot(t)
 	files := Files()
-	if len(files) != 24+2+2+21+1+1+2 {
-		t.Fatalf("Files() lists %d files, want 53", len(files))
+	if len(files) != 24+2+2+21+1+1+2+8 {
+		t.Fatalf("Files() lists %d files, want 61", len(files))
 	}
 	opts := Options{Root: root, Offline: true, VerifyChecksums: true}
 	for _, f := range files {

@@ -39,7 +39,8 @@ type datasetStats struct {
 }
 
 // runDatasets implements `reproduce datasets [--data DIR] [--json] [--offline] [--verify]
-// [--names a,b] [--raw-features] [--export DIR]`, printing to stdout.
+// [--names a,b] [--raw-features] [--export DIR] [--pileup-events N]`, printing to stdout; without
+// --names or --json, the Pileup files present under DATA/pileup/ follow the table (printPileupSamples).
 // Without --names, data sets whose files are missing (and cannot be downloaded) are listed as
 // absent on stderr, one line each with the reason; a data set named in --names that cannot be
 // loaded, a data root given (--data, $GEOMIX_DATA) that does not exist, and any other load error
@@ -55,6 +56,7 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 	files := fs.Bool("files", false, "list every raw file (path under the data root, size, sha256, URL) as a Markdown table, load nothing")
 	export := fs.String("export", "", "also write each data set listed as DIR/<name>.npz, the arrays our trainers see (numpy; see datasets.Graph.WriteNPZ)")
 	rawFeatures := fs.Bool("raw-features", false, "load features without the row normalisation (as the presets with --no_feat_norm do)")
+	pileupEvents := fs.Int("pileup-events", 200, "events read per Pileup file present under DATA/pileup/ for its statistics (listed unless --names or --json)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -103,7 +105,13 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	return printStatsTable(stdout, rows)
+	if err := printStatsTable(stdout, rows); err != nil {
+		return err
+	}
+	if *only != "" {
+		return nil
+	}
+	return printPileupSamples(stdout, *dataDir, *pileupEvents)
 }
 
 // statsOf summarises g.
