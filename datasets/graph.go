@@ -76,9 +76,26 @@ type Graph struct {
 	// ExtraTests are named test sets reported beside Split.Test at the selected epoch, e.g. the
 	// out-of-distribution graphs of twitch-ood (FR, PTBR, RU); nil for most data sets.
 	ExtraTests []NodeSet
+	// TrainBatches, when set, replace full-batch training: every epoch makes one update per batch,
+	// in order, each on the batch's own graph, and then evaluates on this graph with its splits
+	// (Split.Train then only gives the train accuracy). The Pileup protocol trains this way on
+	// mini-batches of source events. Nil for every other data set.
+	TrainBatches []TrainBatch
 	// Notes says where this graph differs from the paper's (e.g. features that are not the ones the
 	// reference code used); empty when it does not.
 	Notes string
+}
+
+// TrainBatch is one mini-batch of Graph.TrainBatches: a graph of its own (with the features,
+// classes and labels of the graph it trains for; its Splits unused), the nodes of its supervised
+// loss and the nodes of GeoMix's augmentation loss.
+type TrainBatch struct {
+	// Graph is the batch's graph, e.g. several events joined block-diagonally.
+	Graph *Graph
+	// Labelled are the nodes of the cross-entropy with the true labels (their labels also replace
+	// the pseudo-labels before mixing); Augmented are the nodes of the soft cross-entropy against
+	// the mixed labels. Both sorted, indices into Graph.
+	Labelled, Augmented []int32
 }
 
 // NumFeatures is F.

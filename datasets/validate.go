@@ -12,11 +12,36 @@ import (
 // are sorted by (Src, Dst) without duplicates or self-loops, and hold both directions of every
 // edge; Labels has N entries in [0, NumClasses); there is at least one split, and every split's
 // train, validation and test sets are non-empty, sorted, without repeats and inside [0, N), as are
-// the ExtraTests.
+// the ExtraTests. Every TrainBatch's graph satisfies the same (splits aside) with g's features
+// and classes, and its Labelled and Augmented sets are non-empty, sorted and in range.
 func (g *Graph) Validate() error {
-	for _, check := range []func() error{g.validateFeatures, g.validateEdges, g.validateLabels, g.validateSplits} {
+	for _, check := range []func() error{g.validateFeatures, g.validateEdges, g.validateLabels, g.validateSplits, g.validateBatches} {
 		if err := check(); err != nil {
 			return fmt.Errorf("datasets: graph %q is not valid: %w", g.Name, err)
+		}
+	}
+	return nil
+}
+
+// validateBatches checks every TrainBatch (see Validate).
+func (g *Graph) validateBatches() error {
+	for i, b := range g.TrainBatches {
+		bg := b.Graph
+		if bg == nil {
+			return fmt.Errorf("train batch %d has no graph", i)
+		}
+		for _, check := range []func() error{bg.validateFeatures, bg.validateEdges, bg.validateLabels} {
+			if err := check(); err != nil {
+				return fmt.Errorf("train batch %d: %w", i, err)
+			}
+		}
+		if bg.NumFeatures() != g.NumFeatures() || bg.NumClasses != g.NumClasses {
+			return fmt.Errorf("train batch %d has %d features and %d classes, expected %d and %d", i, bg.NumFeatures(), bg.NumClasses, g.NumFeatures(), g.NumClasses)
+		}
+		for _, set := range []NodeSet{{Name: "labelled", Nodes: b.Labelled}, {Name: "augmented", Nodes: b.Augmented}} {
+			if err := bg.validateNodeSet(fmt.Sprintf("train batch %d's %s set", i, set.Name), set.Nodes); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

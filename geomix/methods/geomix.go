@@ -31,8 +31,9 @@ const (
 // geoMix is GeoMix's training step (the paper's Section 4 and the authors' augTrain.update):
 // pseudo-labels softmax(f(X)) in train mode (with gradient only with ParamLabelGrad), train rows
 // overwritten by the truth; features and labels mixed over the graph in K hops; then the
-// cross-entropy over the train nodes of f(X_mix) plus λ times the soft cross-entropy over every
-// other node against the mixed labels.
+// cross-entropy over the train nodes of f(X_mix) plus λ times the soft cross-entropy against the
+// mixed labels over every other node (Inputs.AugMask; a mini-batch's augmented nodes with
+// datasets.TrainBatch).
 type geoMix struct {
 	variant                       geoMixVariant
 	hops                          int
@@ -95,7 +96,7 @@ func (gm *geoMix) Loss(ctx *context.Context, _ int, in *Inputs) *Node {
 	yMix := mixed[len(mixed)-1]
 	loss := SoftCrossEntropy(logits, oneHot, trainMask)
 	if gm.augLambda != 0 {
-		loss = Add(loss, MulScalar(SoftCrossEntropy(logits, yMix, OneMinus(trainMask)), gm.augLambda))
+		loss = Add(loss, MulScalar(SoftCrossEntropy(logits, yMix, in.AugMask), gm.augLambda))
 	}
 	return loss
 }

@@ -44,7 +44,7 @@ func lossAndInputGrad(t *testing.T, labelGrad bool) (*context.Exec, *context.Var
 		ctx.SetTraining(g, true)
 		x := backbones.NewFeatures(4, 3, in[3:6])
 		zs, proj := m.Project(ctx, x, true)
-		loss := gm.Loss(ctx, 0, NewInputs(m, x, mixing.NewAdjacencyNodes(4, in[0], in[1], in[2]), in[6], in[7], nil, zs, proj))
+		loss := gm.Loss(ctx, 0, NewInputs(m, x, mixing.NewAdjacencyNodes(4, in[0], in[1], in[2]), in[6], in[7], OneMinus(in[7]), nil, zs, proj))
 		wIn := ctx.GetVariableByScopeAndName(ModelScope+"/input", "weight")
 		return []*Node{loss, Gradient(loss, wIn.ValueGraph(g))[0]}
 	})

@@ -63,8 +63,10 @@ type Inputs struct {
 	X *backbones.Features
 	// Adj is the normalised adjacency.
 	Adj *mixing.AdjacencyNodes
-	// OneHot are the labels one-hot [N, C]; TrainMask is [N, 1], 1 on the run's train nodes.
-	OneHot, TrainMask *Node
+	// OneHot are the labels one-hot [N, C]; TrainMask is [N, 1], 1 on the nodes of the supervised
+	// loss (the run's train nodes); AugMask is [N, 1], 1 on the nodes of GeoMix's augmentation loss
+	// (every other node, or a mini-batch's augmented nodes, see datasets.TrainBatch).
+	OneHot, TrainMask, AugMask *Node
 	// Drawn are the Step's Inputs, in order.
 	Drawn []*Node
 
@@ -76,8 +78,8 @@ type Inputs struct {
 
 // NewInputs returns the inputs of a loss, given the evaluation pass's projected blocks and
 // projection (Model.Project with attention) of the same step.
-func NewInputs(m *Model, x *backbones.Features, adj *mixing.AdjacencyNodes, oneHot, trainMask *Node, drawn, blocks []*Node, proj Projection) *Inputs {
-	return &Inputs{Model: m, X: x, Adj: adj, OneHot: oneHot, TrainMask: trainMask, Drawn: drawn, blocks: blocks, proj: proj}
+func NewInputs(m *Model, x *backbones.Features, adj *mixing.AdjacencyNodes, oneHot, trainMask, augMask *Node, drawn, blocks []*Node, proj Projection) *Inputs {
+	return &Inputs{Model: m, X: x, Adj: adj, OneHot: oneHot, TrainMask: trainMask, AugMask: augMask, Drawn: drawn, blocks: blocks, proj: proj}
 }
 
 // TrainingBlocks returns the projected blocks [X W_in, (X W_q, X W_k per hop)] the update trains

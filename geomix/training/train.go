@@ -95,19 +95,21 @@ type trainer struct {
 	rng *rand.Rand
 	// loader, while set, hands a checkpoint's values to the variables the first step creates.
 	loader *snapshotLoader
-	// current is the current run, as the method's draws see it.
-	current methods.Run
 
-	// stepExecs holds, per kind of update (methods.Step.Kind), the executor that evaluates the
-	// parameters and then updates them, made on first use; evalExec only evaluates.
-	stepExecs map[int]*context.Exec
-	evalExec  *context.Exec
-	// newStepExec makes the executor of a kind of update.
-	newStepExec func(kind int) (*context.Exec, error)
-	// graphArgs are every executor's first arguments: the adjacency's src, dst and weight, then X's
-	// FeatureInputs.
-	graphArgs []any
-	oneHot    *tensors.Tensor
+	// execs holds, per kind of update (methods.Step.Kind) and whether it first evaluates, the
+	// update's executor, made on first use (newStepExec); evalExec only evaluates.
+	execs    map[execKey]*context.Exec
+	evalExec *context.Exec
+	// newStepExec makes the executor of a kind of update, evaluating the parameters first (on the
+	// same graph) when withEval.
+	newStepExec func(kind int, withEval bool) (*context.Exec, error)
+	// main holds the inputs of the graph trained on; batches, with TrainBatches, those of each
+	// mini-batch (nil otherwise).
+	main    *graphInputs
+	batches []*batch
+	// dense is the feature layout every graph's X is fed in (ParamFeatureLayout, decided on g).
+	dense   bool
+	adjNorm mixing.Normalization
 	// withLogits makes every executor also return the evaluation's logits [N, C], kept in logits
 	// by the last call (see WithRepresentations).
 	withLogits bool
@@ -186,7 +188,7 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	t := &trainer{ctx: rctx, backend: backend, g: g, method: method, backbone: backboneName, model: m, mth: mth, params: params, withLogits: withLogits,
 		epochs: params[ParamEpochs].(int), runs: params[ParamRuns].(int), patience: params[ParamPatience].(int),
 		resetAdam: params[ParamResetAdam].(bool), selectLast: params[ParamSelectLast].(bool),
-		pcg: rand.NewPCG(uint64(seed), 0x6765306d6978), stepExecs: map[int]*context.Exec{}}
+		pcg: rand.NewPCG(uint64(seed), 0x6765306d6978), execs: map[execKey]*context.Exec{}}
 	t.rng = rand.New(t.pcg)
 	if t.epochs < 1 || t.runs < 1 {
 		return nil, fmt.Errorf("want %s >= 1 and %s >= 1, got %d and %d", ParamEpochs, ParamRuns, t.epochs, t.runs)
@@ -194,27 +196,20 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	cfg := NewAdamConfig(params[ParamLR].(float64), params[ParamWeightDecay].(float64))
 	cfg.DecayEvery, cfg.DecayFactor = params[ParamLRDecayEvery].(int), params[ParamLRDecayFactor].(float64)
 
-	adj := mixing.BuildAdjacency(g, norm)
-	dense, err := backbones.DenseLayout(params[backbones.ParamFeatureLayout].(string), g.Features)
-	if err != nil {
+	t.adjNorm = norm
+	if t.dense, err = backbones.DenseLayout(params[backbones.ParamFeatureLayout].(string), g.Features); err != nil {
 		return nil, err
 	}
-	src, dst, w := adj.Inputs()
-	features := backbones.FeatureInputs(g.Features, dense)
-	t.graphArgs = []any{src, dst, w}
-	for _, x := range features {
-		t.graphArgs = append(t.graphArgs, x)
+	t.main = t.graphInputs(g)
+	for _, tb := range g.TrainBatches {
+		t.batches = append(t.batches, t.newBatch(tb))
 	}
-	oneHot := make([][]float32, g.NumNodes)
-	for i, y := range g.Labels {
-		oneHot[i] = make([]float32, g.NumClasses)
-		oneHot[i][y] = 1
-	}
-	t.oneHot = tensors.FromValue(oneHot)
 
-	n, f, numX := g.NumNodes, g.NumFeatures(), len(features)
-	// inputs splits an executor's inputs: the adjacency, X, then the step's own (rest).
-	inputs := func(in []*Node) (x *backbones.Features, a *mixing.AdjacencyNodes, rest []*Node) {
+	numX := len(t.main.args) - 3
+	f := g.NumFeatures()
+	// inputs splits an executor's inputs for a graph of n nodes: the adjacency, X, then the step's
+	// own (rest).
+	inputs := func(in []*Node, n int) (x *backbones.Features, a *mixing.AdjacencyNodes, rest []*Node) {
 		return backbones.NewFeatures(n, f, in[3:3+numX]), mixing.NewAdjacencyNodes(n, in[0], in[1], in[2]), in[3+numX:]
 	}
 	// evalOutputs are an evaluation's outputs: the prediction [N] and, with withLogits, logits [N, C].
@@ -227,21 +222,26 @@ func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Grap
 	// A step evaluates the current parameters and then updates them: the evaluation of one epoch's
 	// update shares the next update's input projection X W (the same parameters). The evaluation is
 	// in eval mode on the clean projection; the update in training mode.
-	t.newStepExec = func(kind int) (*context.Exec, error) {
+	// The update's own inputs (rest) are the one-hot labels [N, C], the train and augmentation
+	// masks [N, 1], then the method's draws; N is the graph's, read from the labels.
+	t.newStepExec = func(kind int, withEval bool) (*context.Exec, error) {
 		return context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
-			x, a, rest := inputs(in)
+			x, a, rest := inputs(in, in[3+numX].Shape().Dim(0))
 			zs, proj := m.Project(ctx, x, true)
-			ctx.SetTraining(x.Graph(), false)
-			eval := evalOutputs(m.Logits(ctx, a, zs[0]))
+			var eval []*Node
+			if withEval {
+				ctx.SetTraining(x.Graph(), false)
+				eval = evalOutputs(m.Logits(ctx, a, zs[0]))
+			}
 			ctx.SetTraining(x.Graph(), true)
-			loss := mth.Loss(ctx, kind, methods.NewInputs(m, x, a, rest[0], rest[1], rest[2:], zs, proj))
+			loss := mth.Loss(ctx, kind, methods.NewInputs(m, x, a, rest[0], rest[1], rest[2], rest[3:], zs, proj))
 			ApplyAdam(ctx, loss, cfg)
 			return append([]*Node{loss}, eval...)
 		})
 	}
 	t.evalExec, err = context.NewExec(backend, rctx, func(ctx *context.Context, in []*Node) []*Node {
 		ctx.SetTraining(in[0].Graph(), false)
-		x, a, _ := inputs(in)
+		x, a, _ := inputs(in, g.NumNodes)
 		zs, _ := m.Project(ctx, x, false)
 		return evalOutputs(m.Logits(ctx, a, zs[0]))
 	})

@@ -3,10 +3,10 @@ package training
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix/methods"
 	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/geomix-go/geomix/internal/stats"
@@ -105,85 +105,142 @@ func (t *trainer) resetForRun() error {
 // what both passes propagate alike (GCN's first layer, SGC's hops: see mixing.PropagateShared).
 // Where epoch e's evaluation may end the run (the last epoch, or patience about to run out) it comes
 // from an evaluation-only call, so no update runs that the authors' loop would not run: Adam's state
-// carries into the next run. The numbers are those of update-then-evaluate, epoch by epoch.
+// carries into the next run. The numbers are those of update-then-evaluate, epoch by epoch. With
+// TrainBatches (oneRunBatches) every epoch updates on each batch and then evaluates.
 func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, error) {
-	splitIdx := r % len(t.g.Splits)
-	split := t.g.Splits[splitIdx]
-	t.current = methods.Run{RNG: t.rng, Graph: t.g, Train: split.Train, Others: complement(t.g.NumNodes, split.Train), Epochs: t.epochs}
-	maskT := methods.NodeMask(t.g.NumNodes, split.Train)
-	rr := &RunResult{Run: r, Split: splitIdx, BestEpoch: -1}
-	sinceBest, bestVal := 0, -1.0
-	var bestLogits *tensors.Tensor // the selected epoch's, with withLogits
+	sel := t.newSelection(r)
+	if t.batches != nil {
+		return t.oneRunBatches(sel, bar, o)
+	}
+	b := t.batchOf(t.main, sel.split.Train, complement(t.g.NumNodes, sel.split.Train))
 	begin := time.Now()
-	loss, _, err := t.step(0, maskT)
+	loss, _, err := t.step(0, b, true)
 	if err != nil {
 		return nil, err
 	}
 	for epoch := range t.epochs {
 		var pred []int32
 		var nextLoss float64
-		updatedNext := epoch+1 < t.epochs && !(t.patience > 0 && sinceBest+1 >= t.patience)
+		updatedNext := epoch+1 < t.epochs && !(t.patience > 0 && sel.sinceBest+1 >= t.patience)
 		if updatedNext {
-			nextLoss, pred, err = t.step(epoch+1, maskT)
+			nextLoss, pred, err = t.step(epoch+1, b, true)
 		} else {
 			pred, err = t.evaluate(epoch)
 		}
 		if err != nil {
 			return nil, err
 		}
-		s := EpochStats{Epoch: epoch, Loss: loss, TrainAcc: accuracy(pred, t.g.Labels, split.Train),
-			ValAcc: accuracy(pred, t.g.Labels, split.Val), TestAcc: accuracy(pred, t.g.Labels, split.Test),
-			Millis: float64(time.Since(begin).Microseconds()) / 1000}
-		rr.Curve = append(rr.Curve, s)
-		if s.ValAcc > bestVal || (t.selectLast && s.ValAcc == bestVal) {
-			bestVal = s.ValAcc
-			rr.BestEpoch, rr.ValAcc, rr.TestAcc = epoch, 100*s.ValAcc, 100*s.TestAcc
-			rr.ExtraTestAcc = t.extraTestAcc(pred)
-			bestLogits = t.logits
-			sinceBest = 0
-		} else {
-			sinceBest++
-		}
-		if o.onEpoch != nil {
-			o.onEpoch(r, s)
-		}
-		_ = bar.Add(1)
-		if t.patience > 0 && sinceBest >= t.patience {
-			_ = bar.Add(t.epochs - epoch - 1)
+		if t.observe(sel, epoch, loss, pred, begin, bar, o) {
 			break
 		}
 		begin = time.Now()
 		if updatedNext {
 			loss = nextLoss
 		} else if epoch+1 < t.epochs {
-			if loss, _, err = t.step(epoch+1, maskT); err != nil {
+			if loss, _, err = t.step(epoch+1, b, true); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if o.representations != nil && bestLogits != nil {
-		o.representations(r, rr.BestEpoch, bestLogits.Value().([][]float32))
-	}
-	return rr, nil
+	return sel.done(o), nil
 }
 
-// step evaluates the current parameters (pred [N] is their argmax prediction) and then applies
-// training update number epoch, whose loss it returns: the method draws the update's kind and
-// inputs, and the kind's executor runs it.
-func (t *trainer) step(epoch int, maskT *tensors.Tensor) (loss float64, pred []int32, err error) {
-	st := t.mth.Draw(&t.current, epoch)
-	exec, ok := t.stepExecs[st.Kind]
+// oneRunBatches trains run r on the graph's TrainBatches: every epoch one update per batch, in
+// order (the loss is their mean), then an evaluation of the graph.
+func (t *trainer) oneRunBatches(sel *selection, bar progress.Bar, o trainOptions) (*RunResult, error) {
+	for epoch := range t.epochs {
+		begin := time.Now()
+		loss := 0.0
+		for _, b := range t.batches {
+			l, _, err := t.step(epoch, b, false)
+			if err != nil {
+				return nil, err
+			}
+			loss += l / float64(len(t.batches))
+		}
+		pred, err := t.evaluate(epoch)
+		if err != nil {
+			return nil, err
+		}
+		if t.observe(sel, epoch, loss, pred, begin, bar, o) {
+			break
+		}
+	}
+	return sel.done(o), nil
+}
+
+// selection follows a run's best validation epoch.
+type selection struct {
+	run        int
+	split      datasets.Split
+	rr         *RunResult
+	sinceBest  int
+	bestVal    float64
+	bestLogits *tensors.Tensor // the selected epoch's, with withLogits
+}
+
+// newSelection starts run r on its split, r mod the number of splits.
+func (t *trainer) newSelection(r int) *selection {
+	splitIdx := r % len(t.g.Splits)
+	return &selection{run: r, split: t.g.Splits[splitIdx], rr: &RunResult{Run: r, Split: splitIdx, BestEpoch: -1}, bestVal: -1}
+}
+
+// observe records epoch's loss and prediction pred [N] (evaluated after its update), keeps the
+// epoch when its validation accuracy is the best so far, and reports whether the run stops
+// (patience run out).
+func (t *trainer) observe(sel *selection, epoch int, loss float64, pred []int32, begin time.Time, bar progress.Bar, o trainOptions) bool {
+	split := sel.split
+	s := EpochStats{Epoch: epoch, Loss: loss, TrainAcc: accuracy(pred, t.g.Labels, split.Train),
+		ValAcc: accuracy(pred, t.g.Labels, split.Val), TestAcc: accuracy(pred, t.g.Labels, split.Test),
+		Millis: float64(time.Since(begin).Microseconds()) / 1000}
+	rr := sel.rr
+	rr.Curve = append(rr.Curve, s)
+	if s.ValAcc > sel.bestVal || (t.selectLast && s.ValAcc == sel.bestVal) {
+		sel.bestVal = s.ValAcc
+		rr.BestEpoch, rr.ValAcc, rr.TestAcc = epoch, 100*s.ValAcc, 100*s.TestAcc
+		rr.ExtraTestAcc = t.extraTestAcc(pred)
+		sel.bestLogits = t.logits
+		sel.sinceBest = 0
+	} else {
+		sel.sinceBest++
+	}
+	if o.onEpoch != nil {
+		o.onEpoch(sel.run, s)
+	}
+	_ = bar.Add(1)
+	if t.patience > 0 && sel.sinceBest >= t.patience {
+		_ = bar.Add(t.epochs - epoch - 1)
+		return true
+	}
+	return false
+}
+
+// done hands the selected epoch's logits to the representations callback and returns the run.
+func (sel *selection) done(o trainOptions) *RunResult {
+	if o.representations != nil && sel.bestLogits != nil {
+		o.representations(sel.run, sel.rr.BestEpoch, sel.bestLogits.Value().([][]float32))
+	}
+	return sel.rr
+}
+
+// step applies training update number epoch on batch b, whose loss it returns; with withEval it
+// first evaluates the current parameters on b's graph (pred [N] is their argmax prediction). The
+// method draws the update's kind and inputs, and the kind's executor runs it.
+func (t *trainer) step(epoch int, b *batch, withEval bool) (loss float64, pred []int32, err error) {
+	st := t.mth.Draw(&b.run, epoch)
+	key := execKey{kind: st.Kind, withEval: withEval}
+	exec, ok := t.execs[key]
 	if !ok {
-		if exec, err = t.newStepExec(st.Kind); err != nil {
+		if exec, err = t.newStepExec(st.Kind, withEval); err != nil {
 			return 0, nil, err
 		}
-		t.stepExecs[st.Kind] = exec
+		t.execs[key] = exec
 	}
 	what := "training step"
 	if st.Kind != 0 {
 		what = fmt.Sprintf("training step of kind %d", st.Kind)
 	}
-	return t.result(epoch, what, exec, append(append(slices.Clip(t.graphArgs), t.oneHot, maskT), st.Inputs...))
+	return t.result(epoch, what, exec, append(b.args(), st.Inputs...))
 }
 
 // result runs a step executor on args and returns its loss and prediction; what names the step
@@ -209,7 +266,7 @@ func (t *trainer) result(epoch int, what string, exec *context.Exec, args []any)
 
 // evaluate returns the current parameters' argmax prediction [N], after update number epoch.
 func (t *trainer) evaluate(epoch int) ([]int32, error) {
-	out, err := t.evalExec.Exec(t.graphArgs...)
+	out, err := t.evalExec.Exec(t.main.args...)
 	if err != nil {
 		return nil, fmt.Errorf("epoch %d, evaluation: %w", epoch, err)
 	}
@@ -219,6 +276,9 @@ func (t *trainer) evaluate(epoch int) ([]int32, error) {
 // keepLogits returns the prediction of an executor's evaluation outputs (pred, then the logits
 // with withLogits) and keeps the logits in t.logits.
 func (t *trainer) keepLogits(eval []*tensors.Tensor) []int32 {
+	if len(eval) == 0 { // an update without evaluation
+		return nil
+	}
 	if t.withLogits {
 		t.logits = eval[1]
 	}

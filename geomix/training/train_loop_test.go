@@ -39,10 +39,10 @@ func TestLoopMatchesUpdateThenEvaluate(t *testing.T) {
 				}
 			}
 			split := plain.g.Splits[0]
-			mask := methods.NodeMask(plain.g.NumNodes, split.Train)
+			b := plain.batchOf(plain.main, split.Train, complement(plain.g.NumNodes, split.Train))
 			stopped = stopped || len(rr.Curve) < plain.epochs
 			for e, got := range rr.Curve {
-				loss, _, err := plain.step(e, mask)
+				loss, _, err := plain.step(e, b, true)
 				if err != nil {
 					t.Fatal(err)
 				}
