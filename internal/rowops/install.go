@@ -3,6 +3,7 @@ package rowops
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/gomlx/gomlx/backends"
@@ -57,7 +58,7 @@ func checkGoMLXVersion(deps []*debug.Module) error {
 		}
 		linked := d.Version
 		if d.Replace != nil {
-			linked = fmt.Sprintf("%s (replaced by %s %s)", d.Version, d.Replace.Path, d.Replace.Version)
+			linked = strings.TrimSpace(fmt.Sprintf("%s (replaced by %s %s", d.Version, d.Replace.Path, d.Replace.Version)) + ")"
 		}
 		if d.Replace != nil || d.Version != GoMLXVersion {
 			return fmt.Errorf("internal/rowops was written against GoMLX %s but %s %s is linked: its executors reach simplego's "+
