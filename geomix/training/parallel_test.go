@@ -2,6 +2,9 @@ package training_test
 
 import (
 	"io"
+	"os"
+	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/geomix-go/geomix/datasets"
@@ -11,6 +14,7 @@ import (
 	"github.com/geomix-go/geomix/internal/testutil"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -65,5 +69,22 @@ func TestParallelOpsMatchSequential(t *testing.T) {
 	cora = testutil.LoadOrSkip(t, "cora")
 	for _, method := range []string{"geomix1", "geomix3"} {
 		compare(method)
+	}
+}
+
+// TestNewBackendInstallsRowOps: NewBackend's pure-Go backend comes with internal/rowops installed,
+// seen from outside the package in GoMLX's registered gradient of Mul.
+func TestNewBackendInstallsRowOps(t *testing.T) {
+	if os.Getenv("GOMLX_BACKEND") != "" {
+		t.Skip("$GOMLX_BACKEND is set: NewBackend does not make the pure-Go backend")
+	}
+	backend, err := NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Finalize()
+	const want = "github.com/geomix-go/geomix/internal/rowops.mulVJP"
+	if got := runtime.FuncForPC(reflect.ValueOf(graph.VJPRegistration[graph.NodeTypeMul]).Pointer()).Name(); got != want {
+		t.Errorf("after NewBackend, the gradient of Mul is %s; want %s", got, want)
 	}
 }

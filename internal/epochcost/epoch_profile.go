@@ -70,6 +70,9 @@ func ProfileEpochsPresets(ctx *context.Context, dataset string, methods []string
 	if epochs < 1 {
 		return nil, fmt.Errorf("profiling %d epochs: want at least 1", epochs)
 	}
+	if err := rowops.Install(); err != nil { // NewBackend's executors, on a backend of its own
+		return nil, err
+	}
 	backend, err := simplego.New("ops_sequential")
 	if err != nil {
 		return nil, err

@@ -16,7 +16,9 @@ type benchCase struct {
 	inputs []*tensors.Tensor
 }
 
-// benchmarkAgainstSimplego times every case with our executors ("rows") and simplego's, in one run.
+// benchmarkAgainstSimplego times every case with our executors ("rows"), with them on their
+// portable loops alone ("portable", the vector kernels switched off) and with simplego's, in one
+// run.
 func benchmarkAgainstSimplego(b *testing.B, cases []benchCase) {
 	backend, err := simplego.New("ops_sequential")
 	if err != nil {
@@ -28,7 +30,7 @@ func benchmarkAgainstSimplego(b *testing.B, cases []benchCase) {
 		for i, t := range c.inputs {
 			inputs[i] = t
 		}
-		for _, impl := range []string{"rows", "simplego"} {
+		for _, impl := range []string{"rows", "portable", "simplego"} {
 			b.Run(c.name+"/"+impl, func(b *testing.B) {
 				run := func() {
 					for range b.N {
@@ -37,10 +39,13 @@ func benchmarkAgainstSimplego(b *testing.B, cases []benchCase) {
 				}
 				exec.MustExec(inputs...) // compiles
 				b.ResetTimer()
-				if impl == "simplego" {
-					withSimplego(run)
-				} else {
+				switch impl {
+				case "rows":
 					run()
+				case "portable":
+					withPortableLoops(run)
+				case "simplego":
+					withSimplego(run)
 				}
 			})
 		}
@@ -91,6 +96,20 @@ func BenchmarkPropagation(b *testing.B) {
 	benchmarkAgainstSimplego(b, []benchCase{
 		{"weights [E,1]", propagate(false), []*tensors.Tensor{x, src, dst, weights}},
 		{"weights broadcast to [E,128]", propagate(true), []*tensors.Tensor{x, src, dst, weights}},
+	})
+}
+
+// BenchmarkRows times a whole-row Gather and a whole-row ScatterSum on their own (not fused) on
+// Squirrel's sizes: 96,219 messages of width 128 gathered from, and summed into, [2223, 128].
+func BenchmarkRows(b *testing.B) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	const e, n, d = 96219, 2223, 128
+	idx := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, e, n), e, 1)
+	benchmarkAgainstSimplego(b, []benchCase{
+		{"gather [2223,128] by [E,1]", func(in []*Node) *Node { return Gather(in[0], in[1]) },
+			[]*tensors.Tensor{random[float32](rng, n, d), idx}},
+		{"scatter-sum [E,128] into [2223,128]", func(in []*Node) *Node { return ScatterSum(in[0], in[1], in[2], false, false) },
+			[]*tensors.Tensor{random[float32](rng, n, d), idx, random[float32](rng, e, d)}},
 	})
 }
 

@@ -71,9 +71,10 @@ func (t *opTimes) add(node *simplego.Node, d time.Duration) {
 	t.byOp[opType(node)] = op
 }
 
-// ProfileOps runs run with every simplego executor timed and returns the cost of the ops it
-// executed. Give run a backend that executes one op at a time (simplego.New("ops_sequential")):
-// with ops side by side, each op's time would include its share of the cores. A graph executed
+// ProfileOps runs run with every simplego executor timed (this package's where Install has run)
+// and returns the cost of the ops it executed. Give run a backend that executes one op at a time
+// (simplego.New("ops_sequential")): with ops side by side, each op's time would include its share
+// of the cores. A graph executed
 // several times in run counts each node's times summed, its span taken over those sums. The
 // executors are swapped for timed ones while run runs, for every simplego backend of the
 // process: run nothing else on simplego meanwhile.

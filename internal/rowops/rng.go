@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -23,8 +22,6 @@ func simplegoRNGBitGenerator(backend *simplego.Backend, node *simplego.Node, inp
 
 //go:linkname getBufferForShape github.com/gomlx/gomlx/backends/simplego.(*Backend).getBufferForShape
 func getBufferForShape(backend *simplego.Backend, shape shapes.Shape) *simplego.Buffer
-
-func init() { multiOutputsNodeExecutors[backends.OpTypeRNGBitGenerator] = rngBitGenerator }
 
 // rngBitGenerator is simplego's RNGBitGenerator with whole 64-bit stores: outputs the new state
 // and the random values.

@@ -1,59 +1,70 @@
-// Package rowops makes the ops that dominate GNN training on GoMLX v0.26's pure-Go backend
-// (simplego) work on whole rows: Gather of rows of x [N, D...] by indices [..., 1] (message passing,
-// sparse feature products) and ScatterSum of update rows into x [N, D...] (aggregation, and the
-// gradient of that Gather), which simplego v0.26 runs one element at a time through an index
-// iterator (about 10-30 ns per element); DotGeneral of float32/float64 operands as dot products
-// of rows read in place, or as sums of scaled rows below 8 products and where both operands are
-// contracted on their leading axis (dot.go), where simplego first copies both operands into
-// zero-padded 32 × 32 blocks; Mul of float32 operands of one shape, with a column [R, 1] scaling the rows
-// of [R, D] (mul.go: message weights) or with a row [1, D] repeated over them (GoMLX's gradient of
-// DotGeneral), which simplego broadcasts through an index iterator; Add, Sub and Div of float32
-// with a column or a repeated row (broadcast.go: log-softmax, biases, normalisations), or of one
-// shape, or by a single value;
-// Transpose and BroadcastInDim as strided copies of whole runs, transposes in square tiles
-// (copy.go), and ReduceSum and ReduceMax of float32/float64 a row at a time (reduce.go; a sum over
-// the leading axis, a bias gradient, adds whole rows in the row-sum kernel), where
-// simplego walks an index iterator per element; Where and Sign of float32 by conditional moves
-// (select.go), where simplego branches per element on data as random as dropout's masks; Exp of
-// float32 (exp.go), Max, Min, LessOrEqual, Abs and ConvertDType from uint32 (elementwise.go:
-// dropout's random values, ReLU), which simplego runs as plain loops of about 1-8 ns per element;
-// RNGBitGenerator (rng.go: dropout's random bits) storing whole 64-bit words where simplego
-// stores a byte at a time.
+// Package rowops runs the ops that dominate GNN training on GoMLX v0.26's pure-Go backend
+// (simplego) through executors of its own, which compute simplego's numbers bit for bit, in the
+// same order of additions, but work on whole rows where simplego walks an index iterator per
+// element, and run four patterns of ops fused, without making their intermediate tensors.
 //
-// On amd64 with AVX2 the float32 work runs in vector kernels (vec_amd64.s): row gathers and row
-// sums by int32 indices, products, row scalings, dot products, sums, differences and quotients,
-// selects, signs, minima, maxima, comparisons and conversions, each a whole op in one call (rows
-// of 16 floats made per-row calls cost more than the arithmetic), with eight lanes of the same
-// IEEE operations in the same order per element, never fused (no FMA); Exp runs math.Exp's own
-// amd64 kernel, which uses FMA where the CPU has it, on four lanes (exp_amd64.s). Elsewhere
-// portable loops do the same work.
+// # Installation
 //
-// Importing the package registers its executors in simplego with the backend's "user override"
-// priority (simplego's registration hook and the generic executors, which are unexported, are
-// reached by go:linkname; the module is pinned in go.mod). Every Gather and ScatterSum that is not
-// of this row form, and every other op these executors do not handle (by dtype or form), is passed
-// to simplego's own executor.
-// Three patterns whose intermediate tensors have no other use run fused, without materialising
-// them:
-//   - a chain Gather → Mul by a column → ScatterSum (message passing, sparse products, GAT's
-//     attention-weighted sums), a message at a time (fuse.go); on amd64 a run of messages to one
-//     row is summed in registers, and rows of tables over 2 MiB are prefetched (vec_amd64.go);
+// Install registers the executors, once, for every simplego backend of the process, and
+// geomix.NewBackend calls it before making its pure-Go backend; importing the package changes
+// nothing. The executors reach simplego's internals (its registration hook and own executors by
+// go:linkname, node parameters by reflection), so Install refuses a linked GoMLX other than
+// GoMLXVersion, and a test fails when go.mod requires another version.
+//
+// # Replaced executors
+//
+// Each handles the forms listed and passes every other form and dtype to simplego's own executor
+// (the executors table; f32, f64: float32, float64):
+//   - Gather (rowops.go): whole rows of x [N, D...] by indices [..., 1], f32/f64 by int32/int64
+//     (message passing): simplego copies an element at a time through an index iterator (10-30 ns
+//     per element).
+//   - ScatterSum (rowops.go): whole rows of updates added into x [N, D...], in index order
+//     (aggregation, the gradient of Gather): the same iterator.
+//   - DotGeneral (dot.go): f32/f64 as dot products of rows read in place, f32 below 8 products or
+//     contracting both operands' leading axis as sums of scaled rows: simplego first copies both
+//     operands into zero-padded 32 × 32 blocks.
+//   - Mul (mul.go): f32 of one shape, by one value, by a column [R, 1] scaling the rows of [R, D]
+//     (message weights) or by a row [1, D] repeated over them (GoMLX's gradient of DotGeneral):
+//     simplego broadcasts through an index iterator.
+//   - Add, Sub, Div (broadcast.go): f32 with a column or a repeated row (log-softmax, biases,
+//     normalisations), of one shape or by one value: the same broadcast iterator.
+//   - Transpose, BroadcastInDim (copy.go): strided copies of whole runs, transposes in square
+//     tiles: simplego copies an element at a time through an index iterator.
+//   - ReduceSum, ReduceMax (reduce.go): f32/f64 a row at a time, in simplego's order: simplego
+//     finds each element's output through an index iterator.
+//   - Where, Sign (select.go): f32 by conditional moves: simplego branches per element on data as
+//     random as dropout's masks.
+//   - Exp (exp.go): f32 through math.Exp's own amd64 kernel (with its FMA) on four lanes: simplego
+//     calls math.Exp per element (about 8 ns).
+//   - Max, Min, LessOrEqual, Abs, ConvertDType uint32 → f32 (elementwise.go): dropout and ReLU in
+//     vector kernels: simplego's plain loops take 1-8 ns per element.
+//   - RNGBitGenerator (rng.go): dropout's random bits stored as whole 64-bit words: simplego stores
+//     a byte at a time, branching per byte.
+//
+// Install also replaces GoMLX's gradient of Mul where one operand is a column scaling the rows of
+// the other (vjp.go): the gradient scales rows too, instead of first broadcasting the column, and
+// reads fresh copies of gathered operands (GAT's attention weights), so that the fused chains
+// below keep their single uses.
+//
+// # Fused patterns
+//
+// Where the intermediate tensors have no other use (uses counted per compiled graph, as simplego
+// counts them):
+//   - Gather → Mul by a column → ScatterSum (message passing, sparse products, GAT's
+//     attention-weighted sums) runs a message at a time (fuse.go); on amd64 a run of messages to
+//     one row is summed in registers, and rows of tables over 2 MiB are prefetched (vec_amd64.go).
 //   - GoMLX's gradient of a matrix product, a broadcast [P, Q, Z] of the adjoint multiplied by each
-//     operand and summed over one axis, as sums of scaled rows (sums.go);
-//   - a dot product per message of two gathered rows, ReduceSum(Mul(Gather, Gather)) over the last
-//     axis (GAT's attention-weight gradient), from the rows in place (dots.go);
-//   - a broadcast of one value that element-wise ops take as a scalar (scalar.go).
+//     operand and summed over one axis, runs as sums of scaled rows (sums.go).
+//   - ReduceSum(Mul(Gather, Gather)) over the last axis, a dot product per message of two gathered
+//     rows (GAT's attention-weight gradient), reads the rows in place (dots.go).
+//   - A broadcast of one value that element-wise ops take as a scalar is handed over as the value
+//     (scalar.go).
 //
-// The executors compute exactly what simplego's do, in the same order of additions, so results
-// are bit-identical (rowops_test.go, dot_test.go, mul_test.go, broadcast_test.go, copy_test.go,
-// reduce_test.go, fuse_test.go, sums_test.go, dots_test.go, select_test.go, scalar_test.go, rng_test.go).
-// ProfileOps (profile.go) times every executor, ours and simplego's, while a function runs, and
-// gives the work and the longest chain of the ops it executed (`reproduce bench --profile`).
-//
-// The package also replaces GoMLX's gradient of Mul where one operand scales the rows of the other
-// (vjp.go), so that the gradient scales rows too instead of first broadcasting the column, and
-// reads fresh copies of gathered operands where it needs them (GAT's attention weights), so that
-// the fused chains keep their single uses.
+// On amd64 with AVX2 the float32 work runs in vector kernels (vec_amd64.s), each a whole op in one
+// call, with eight lanes of the same IEEE operations in the same order per element, never fused
+// (no FMA); elsewhere portable loops do the same work. Every executor is compared with simplego's
+// own on the same inputs, bit for bit (the package's tests). ProfileOps (profile.go) times every
+// executor, ours and simplego's, while a function runs (`reproduce bench --profile`).
 package rowops
 
 import (
@@ -119,12 +130,6 @@ var executors = []struct {
 	{backends.OpTypeLessOrEqual, lessOrEqual, simplegoLessOrEqual},
 	{backends.OpTypeAbs, abs, simplegoAbs},
 	{backends.OpTypeConvertDType, convertDType, simplegoConvertDType},
-}
-
-func init() {
-	for _, e := range executors {
-		setNodeExecutor(e.op, priorityUser, e.ours)
-	}
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

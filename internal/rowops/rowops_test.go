@@ -131,7 +131,7 @@ func matchSimplego(t *testing.T, cases []rowCase) {
 
 // TestScatterSumByHand checks one row scatter-sum against hand-computed values, including an
 // out-of-range index, which is skipped. simplego's own executor panics on that index, so the test
-// also shows that importing the package registered ours.
+// also shows that Install (TestMain) registered ours.
 func TestScatterSumByHand(t *testing.T) {
 	backend, err := simplego.New("")
 	if err != nil {

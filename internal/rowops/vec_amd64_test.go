@@ -13,9 +13,17 @@ func TestPortableLoopsMatchSimplego(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 here: the other tests ran the portable loops")
 	}
+	withPortableLoops(func() {
+		matchSimplego(t, slices.Concat(rowCases(), dotCases(), mulCases(), copyCases(), reduceCases(), broadcastCases(), fusedRowCases(), asRowCases(sumCases()), asRowCases(gatheredDotCases())))
+	})
+}
+
+// withPortableLoops runs fn with the vector kernels switched off, as on CPUs without AVX2.
+func withPortableLoops(fn func()) {
+	avx2 := useAVX2
 	useAVX2 = false
-	defer func() { useAVX2 = true }()
-	matchSimplego(t, slices.Concat(rowCases(), dotCases(), mulCases(), copyCases(), reduceCases(), broadcastCases(), fusedRowCases(), asRowCases(sumCases()), asRowCases(gatheredDotCases())))
+	defer func() { useAVX2 = avx2 }()
+	fn()
 }
 
 // TestMessageKernelsMatchLoop runs the fused message kernels (scaleAddRows32, and scaleAddRuns for

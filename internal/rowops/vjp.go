@@ -11,8 +11,6 @@ import (
 // gomlxMulVJP is GoMLX's own gradient of Mul, which mulVJP wraps.
 var gomlxMulVJP = graph.VJPRegistration[graph.NodeTypeMul]
 
-func init() { graph.VJPRegistration[graph.NodeTypeMul] = mulVJP }
-
 // mulVJP is GoMLX's gradient of Mul, except where one operand is a column [R, 1, …] scaling the
 // rows of the other, x [R, D…] (message weights):
 //   - x's adjoint is v · column through Mul's implicit broadcast, which the Mul executor runs as a

@@ -24,7 +24,7 @@ import (
 // counted after its op has run, so the overwrite follows the reads.
 //
 // simplego.New("parallelism=-1") sets the same, but prints a line on standard output; the field
-// is set here through reflection instead (the module is pinned in go.mod), with an error if
+// is set here through reflection instead (GoMLXVersion, pinned in go.mod), with an error if
 // simplego has no such field.
 func UnboundWorkers(backend *simplego.Backend) error {
 	f := reflect.ValueOf(backend).Elem().FieldByName("workers")
@@ -32,7 +32,7 @@ func UnboundWorkers(backend *simplego.Backend) error {
 		f = f.FieldByName("maxParallelism")
 	}
 	if !f.IsValid() || f.Kind() != reflect.Int {
-		return errors.New("simplego.Backend has no int field workers.maxParallelism: GoMLX is not at v0.26.0, the version go.mod pins")
+		return errors.New("simplego.Backend has no int field workers.maxParallelism: GoMLX is not at " + GoMLXVersion + ", the version go.mod pins")
 	}
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetInt(-1)
 	return nil
