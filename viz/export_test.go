@@ -2,3 +2,6 @@ package viz
 
 // Body exposes the chart's element and script, given its element id, to the tests of package viz_test.
 func (c *Chart) Body(elementID string) string { return c.body(elementID) }
+
+// HTML exposes the slider's box, given its DOM id, to the tests of package viz_test.
+func (s Slider[T]) HTML(id string) (string, error) { return s.html(id) }
