@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/geomix-go/geomix/internal/atomicfile"
 	"github.com/geomix-go/geomix/internal/cdp"
 	"github.com/geomix-go/geomix/viz"
 )
@@ -79,6 +81,16 @@ func TestLiveNotebookInBrowser(t *testing.T) {
 	defer func() {
 		for _, e := range page.Errors() {
 			t.Logf("page: %s", e)
+		}
+		// What the student sees of the last cell, for a look after a failure.
+		shot := filepath.Join(root, "build", "notebooks", "live-"+strings.TrimSuffix(liveNotebook, ".ipynb")+".png")
+		page.Eval(context.Background(), `Jupyter.notebook.get_cells()[Jupyter.notebook.ncells() - 1].output_area.element[0].scrollIntoView()`, nil)
+		if png, err := page.Screenshot(context.Background()); err != nil {
+			t.Logf("screenshot: %v", err)
+		} else if err := atomicfile.Write(shot, func(w io.Writer) error { _, err := w.Write(png); return err }); err != nil {
+			t.Logf("screenshot: %v", err)
+		} else {
+			t.Logf("the page as the test left it: %s", shot)
 		}
 	}()
 
@@ -146,8 +158,9 @@ func TestLiveNotebookInBrowser(t *testing.T) {
 }
 
 // minSeriesPixels is how many pixels in series colours (saturated, unlike the grey axes and text) a
-// drawn chart has at least: a line chart's lines alone have thousands.
-const minSeriesPixels = 1000
+// drawn chart has at least: the quick notebooks' charts have 1080 (a two-point line chart) to tens of
+// thousands; a chart that is not drawn has none.
+const minSeriesPixels = 500
 
 // liveCell is what liveStatusJS reports of one code cell.
 type liveCell struct {
@@ -167,18 +180,22 @@ type liveChart struct {
 	Text      string `json:"text"`
 }
 
+// chartStatsJS defines window.geomixChartStats, which reports a chart element as a liveChart.
+const chartStatsJS = `window.geomixChartStats = function (el) {
+  var cv = el.querySelector('canvas');
+  if (!cv || !cv.width || !cv.height) { return {pixels: 0, signature: 0, text: el.textContent}; }
+  var d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data, n = 0, h = 0;
+  for (var i = 0; i < d.length; i += 4) {
+    if (d[i + 3] > 128 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) { n++; }
+    h = (Math.imul(h, 31) + d[i] + 3 * d[i + 1] + 7 * d[i + 2] + 11 * d[i + 3]) >>> 0;
+  }
+  return {pixels: n, signature: h, text: el.textContent};
+};`
+
 // liveStatusJS defines window.geomixLiveStatus, which reports every code cell as a liveCell.
-const liveStatusJS = `window.geomixLiveStatus = function () {
-  var chart = function (el) {
-    var cv = el.querySelector('canvas');
-    if (!cv || !cv.width || !cv.height) { return {pixels: 0, signature: 0, text: el.textContent}; }
-    var d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data, n = 0, h = 0;
-    for (var i = 0; i < d.length; i += 4) {
-      if (d[i + 3] > 128 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) { n++; }
-      h = (Math.imul(h, 31) + d[i] + 3 * d[i + 1] + 7 * d[i + 2] + 11 * d[i + 3]) >>> 0;
-    }
-    return {pixels: n, signature: h, text: el.textContent};
-  };
+const liveStatusJS = chartStatsJS + `
+window.geomixLiveStatus = function () {
+  var chart = window.geomixChartStats;
   return JSON.stringify(Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === 'code'; }).map(function (c) {
     var el = c.element[0];
     return {

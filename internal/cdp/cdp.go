@@ -285,3 +285,14 @@ func (p *Page) Eval(ctx context.Context, expression string, result any) error {
 	}
 	return nil
 }
+
+// Screenshot returns a PNG of what the page's window shows.
+func (p *Page) Screenshot(ctx context.Context) ([]byte, error) {
+	var shot struct {
+		Data []byte `json:"data"` // base64 in JSON, which encoding/json decodes into []byte
+	}
+	if err := p.b.Call(ctx, p.sessionID, "Page.captureScreenshot", map[string]any{"format": "png"}, &shot); err != nil {
+		return nil, err
+	}
+	return shot.Data, nil
+}
