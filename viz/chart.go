@@ -4,7 +4,9 @@
 // Build a Chart from a Bars, Lines, Scatter or Heatmap value, then Save it as a standalone HTML file
 // or Display it in a GoNB notebook. ECharts 5.4.3 is inlined from a local copy (see EnvECharts and
 // CachedEChartsPath), so pages work offline; without one they load it from a CDN and say so on the
-// page. Animation is off and element ids are stable, so the same input renders the same page.
+// page. Animation is off and element ids are stable, so the same input renders the same page. Charts
+// draw whether or not the page has an AMD loader (RequireJS, as in the classic Jupyter Notebook and
+// nbconvert's HTML export). In a notebook, a Slider sets what a chart redrawn with Update shows.
 package viz
 
 import (
