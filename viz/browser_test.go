@@ -2,6 +2,7 @@ package viz_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -220,4 +221,43 @@ func subImage(img image.Image, r image.Rectangle) image.Image {
 	return img.(interface {
 		SubImage(image.Rectangle) image.Image
 	}).SubImage(r)
+}
+
+// Notebook outputs rendered the way JupyterLab renders HTML (innerHTML into a detached node, each
+// script replaced by a fresh copy, then the node attached), twice for the same chart and with an AMD
+// loader on the page, both draw.
+func TestChromiumDrawsJupyterLabStyleOutputs(t *testing.T) {
+	chromium := chromiumPath(t)
+	requireLocalECharts(t)
+	c := mustChart(t, accuracyBars().Chart)
+	output, err := c.Output(c.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := `<!DOCTYPE html><html><head><meta charset="utf-8">
+<script>function define() {} define.amd = {};</script></head><body style="margin:0"><script>
+function render(html) {
+  var host = document.createElement('div');
+  host.innerHTML = html;
+  host.querySelectorAll('script').forEach(function (old) {
+    var s = document.createElement('script');
+    s.text = old.textContent;
+    old.parentNode.replaceChild(s, old);
+  });
+  document.body.appendChild(host);
+}
+render(` + string(js) + `);
+render(` + string(js) + `);
+</script></body></html>`
+	img := screenshotPage(t, chromium, []byte(page), 1100)
+	b := img.Bounds()
+	for i, half := range []image.Rectangle{image.Rect(b.Min.X, b.Min.Y, b.Max.X, b.Min.Y+520), image.Rect(b.Min.X, b.Min.Y+520, b.Max.X, b.Max.Y)} {
+		if err := barsDrawn(subImage(img, half)); err != nil {
+			t.Errorf("output %d of 2: %v", i+1, err)
+		}
+	}
 }

@@ -191,19 +191,28 @@ func (c *Chart) UpdateID(displayID string) string {
 	return fmt.Sprintf("%s_%08x", c.id, h.Sum32())
 }
 
+// output is the notebook output of the chart with DOM id elementID: ECharts (or its loader and the
+// notice), the element and its script.
+func (c *Chart) output(elementID string) (string, error) {
+	script, notice, err := scriptTags()
+	if err != nil {
+		return "", err
+	}
+	return "<div>" + notice + script + c.body(elementID) + "</div>", nil
+}
+
 func (c *Chart) display(displayID string) error {
 	if !gonbui.IsNotebook {
 		return fmt.Errorf("viz: displaying chart %q works only inside a GoNB notebook kernel; use Save", c.title)
-	}
-	script, notice, err := scriptTags()
-	if err != nil {
-		return err
 	}
 	elementID := c.id
 	if displayID != "" {
 		elementID = c.UpdateID(displayID)
 	}
-	output := "<div>" + notice + script + c.body(elementID) + "</div>"
+	output, err := c.output(elementID)
+	if err != nil {
+		return err
+	}
 	if displayID == "" {
 		gonbui.DisplayHTML(output)
 	} else {
