@@ -9,6 +9,8 @@
 #   3. installs echarts@5.4.3 with npm into <user cache>/geomix/echarts-5.4.3 (viz inlines it);
 #   4. registers the GoNB kernel in a private JUPYTER_DATA_DIR (build/jupyter);
 #   5. runs `jupyter nbconvert --execute` on each notebook, with GEOMIX_HEADLESS=1.
+# With --setup it stops after step 4 (the live-notebook test, notebooks/live_test.go, runs it so).
+# Step 2 also installs Debian's classic Jupyter Notebook (`jupyter notebook`), to open the notebooks in.
 #
 # Environment:
 #   GEOMIX_QUICK=1        notebooks shrink their work (fewer epochs) for CI.
@@ -38,14 +40,13 @@ mkdir -p "$bin" "$out"
 (cd "$root/tools/gopls" && go build -o "$bin/" tool)
 export PATH=$bin:$PATH
 
+if [ "$(id -u)" = 0 ] && [ "$jupyter" = /usr/bin/jupyter ] && ! "$jupyter" notebook --version >/dev/null 2>&1; then
+	step "installing Debian's Jupyter packages and classic Notebook (about 2 minutes)"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel jupyter-notebook >/dev/null
+fi
 if ! "$jupyter" nbconvert --version >/dev/null 2>&1 || ! "$jupyter" kernelspec --version >/dev/null 2>&1; then
-	if [ "$(id -u)" = 0 ] && [ "$jupyter" = /usr/bin/jupyter ]; then
-		step "installing Debian's Jupyter packages (about 90 s)"
-		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel >/dev/null
-	else
-		die "$jupyter with nbconvert is missing. As root: apt-get install -y jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel; elsewhere: conda env create -f environment.yml && conda activate geomix, then run with JUPYTER=\$(command -v jupyter)"
-	fi
+	die "$jupyter with nbconvert is missing. As root: apt-get install -y jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel jupyter-notebook; elsewhere: conda env create -f environment.yml && conda activate geomix, then run with JUPYTER=\$(command -v jupyter)"
 fi
 
 if [ -n "${GEOMIX_ECHARTS:-}" ]; then
@@ -62,6 +63,9 @@ export GEOMIX_ECHARTS=$echarts_js
 export JUPYTER_DATA_DIR=$build/jupyter
 step "registering the GoNB kernel in $JUPYTER_DATA_DIR"
 gonb --install --raw_error >/dev/null
+if [ "${1:-}" = --setup ]; then
+	exit 0
+fi
 
 export GEOMIX_HEADLESS=1
 if [ -n "${NOTEBOOKS:-}" ]; then

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test.sh is the project's test command: the README's second quick-start command and what CI runs.
 # From a fresh Debian 12 machine with Go and npm it installs what the tests need (Chromium for the
-# real-browser chart test; scripts/notebooks.sh installs Jupyter, the GoNB tools and ECharts), executes
-# every notebook headless in quick mode, then runs go vet and every Go test, including the notebook
-# output checks and the integration tests on real data when GEOMIX_DATA points at the data root.
+# real-browser tests; scripts/notebooks.sh installs Jupyter with the classic Notebook, the GoNB tools
+# and ECharts), executes every notebook headless in quick mode, then runs go vet and every Go test,
+# including the notebook output checks, the live notebook test (01-theory in the classic Notebook in
+# Chromium) and the integration tests on real data when GEOMIX_DATA points at the data root.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

@@ -55,15 +55,29 @@ func loadECharts() ([]byte, error) {
 	return js, nil
 }
 
-// scriptTags returns the HTML that makes `echarts` available: the inlined library, or a CDN
-// <script src> and a visible notice saying the page needs internet.
+// scriptTags returns the HTML that makes the global `echarts` available: the inlined library, or a
+// loader of the CDN copy and a visible notice saying the page needs internet.
+//
+// Pages with an AMD loader (RequireJS: the classic Jupyter Notebook, nbconvert's HTML export) would
+// make the UMD library register an AMD module instead of the global, so the library runs where
+// `define`, `exports` and `module` are undefined: in a function taking them as (absent) parameters
+// when inlined, with window.define hidden until the download ends when loaded from the CDN. The
+// inlined copy is skipped when the page already holds ECharts EChartsVersion (a notebook redrawing a
+// chart). Chart scripts wait for the global (see chartScript).
 func scriptTags() (script, notice string, err error) {
 	js, err := loadECharts()
 	if err != nil {
 		return "", "", err
 	}
 	if js == nil {
-		script = `<script src="` + EChartsCDN + `"></script>`
+		script = "<script>(function () {\n" +
+			"  if (window.echarts) { return; }\n" +
+			"  var amd = window.define, s = document.createElement('script');\n" +
+			"  window.define = undefined;\n" +
+			"  s.onload = s.onerror = function () { if (window.define === undefined) { window.define = amd; } };\n" +
+			"  s.src = '" + EChartsCDN + "';\n" +
+			"  document.head.appendChild(s);\n" +
+			"})();</script>"
 		notice = `<p class="geomix-viz-notice" style="font:14px sans-serif;border:1px solid #999;padding:6px">` +
 			`ECharts ` + EChartsVersion + ` was not found locally (set ` + EnvECharts + ` to an echarts.min.js, or run ` +
 			`scripts/notebooks.sh, which installs it with npm); this chart loads it from ` + EChartsCDN +
@@ -72,5 +86,7 @@ func scriptTags() (script, notice string, err error) {
 	}
 	// A literal "</script" inside the library would end the inline element early.
 	js = bytes.ReplaceAll(js, []byte("</script"), []byte(`<\/script`))
-	return "<script>/* ECharts " + EChartsVersion + ", inlined */\n" + string(js) + "\n</script>", "", nil
+	return "<script>/* ECharts " + EChartsVersion + ", inlined; sets window.echarts even where an AMD loader defines `define` */\n" +
+		"if (!(window.echarts && window.echarts.version === '" + EChartsVersion + "')) (function (define, exports, module) {\n" +
+		string(js) + "\n}).call(window);\n</script>", "", nil
 }

@@ -10,9 +10,11 @@ import (
 )
 
 // Bars is a grouped bar chart with optional error bars: one group per category (e.g. a data set),
-// one bar per series (e.g. "ours" and "paper"). The y axis starts at max(0, lo - (hi - lo)), where lo
-// and hi are the lowest and highest ends of the bars and error bars, rounded down: small differences
-// between accuracies stay visible, and every bar keeps a visible height.
+// one bar per series (e.g. "ours" and "paper"). When no bar or error bar reaches below zero, the y axis
+// starts at max(0, lo - (hi - lo)), where lo and hi are the lowest and highest ends of the bars and
+// error bars, rounded down: small differences between accuracies stay visible, and every bar keeps a
+// visible height. When one does, ECharts scales the axis to the data, zero and the negative values
+// included.
 type Bars struct {
 	// ID is the chart's element id (a JavaScript identifier); empty derives a stable one from the
 	// content. Set it when one page shows the same chart twice.
@@ -113,8 +115,9 @@ func (b Bars) Chart() (*Chart, error) {
 }
 
 // axisMin is where the bars' y axis starts: max(0, lo - (hi - lo)) rounded down, with lo and hi the
-// lowest and highest ends of the bars and error bars (0 when there are no values or lo <= 0).
-func axisMin(series []BarSeries) float64 {
+// lowest and highest ends of the bars and error bars; 0 when there are no values or lo is 0; nil (the
+// axis scales to the data) when lo is negative.
+func axisMin(series []BarSeries) any {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range series {
 		for i, v := range s.Values {
@@ -128,7 +131,10 @@ func axisMin(series []BarSeries) float64 {
 			lo, hi = min(lo, v-e), max(hi, v+e)
 		}
 	}
-	if math.IsInf(lo, 0) || lo <= 0 {
+	if lo < 0 {
+		return nil
+	}
+	if math.IsInf(lo, 0) || lo == 0 {
 		return 0
 	}
 	return math.Max(0, math.Floor(lo-(hi-lo)))

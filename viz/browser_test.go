@@ -2,6 +2,7 @@ package viz_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,13 +41,23 @@ func requireLocalECharts(t *testing.T) {
 	}
 }
 
-// screenshot saves c as a page and renders it with headless Chromium, with every host name
-// unresolvable so that a page needing the CDN fails as it would offline.
+// screenshot saves c as a page and renders it with headless Chromium (see screenshotPage).
 func screenshot(t *testing.T, chromium string, c *viz.Chart) image.Image {
+	t.Helper()
+	html, err := c.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return screenshotPage(t, chromium, html, 700)
+}
+
+// screenshotPage renders html with headless Chromium in a window 1000 pixels wide and height high,
+// with every host name unresolvable so that a page needing the CDN fails as it would offline.
+func screenshotPage(t *testing.T, chromium string, html []byte, height int) image.Image {
 	t.Helper()
 	dir := t.TempDir()
 	page, shot := filepath.Join(dir, "chart.html"), filepath.Join(dir, "chart.png")
-	if err := c.Save(page); err != nil {
+	if err := os.WriteFile(page, html, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -53,7 +65,7 @@ func screenshot(t *testing.T, chromium string, c *viz.Chart) image.Image {
 	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
 		"--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--screenshot="+shot, "--window-size=1000,700", "file://"+page)
+		"--screenshot="+shot, fmt.Sprintf("--window-size=1000,%d", height), "file://"+page)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", chromium, err, out)
 	}
@@ -106,8 +118,11 @@ func distinctColours(img image.Image) int {
 
 // barsDrawn says whether both series' bars of accuracyBars are on the screenshot: each bar series
 // fills tens of thousands of pixels at 1000x700, text and axes almost none of those colours.
-func barsDrawn(img image.Image) error {
-	for _, colour := range viz.Palette[:2] {
+func barsDrawn(img image.Image) error { return seriesDrawn(img, 2) }
+
+// seriesDrawn says whether the bars of the first n series fill >= 5000 pixels each of img.
+func seriesDrawn(img image.Image, n int) error {
+	for _, colour := range viz.Palette[:n] {
 		if n := pixelsNear(img, colour); n < 5000 {
 			return fmt.Errorf("%d pixels of bar colour %s, want >= 5000 (%d distinct colours on the page)", n, colour, distinctColours(img))
 		}
@@ -142,4 +157,107 @@ func TestChromiumBlankPagesAreDetected(t *testing.T) {
 			t.Error("a page whose ECharts is broken passed as drawn")
 		}
 	})
+}
+
+// A page whose AMD loader defines `define` (as RequireJS in the classic Notebook and nbconvert's
+// HTML export) before the inlined UMD library runs still gets the global echarts and draws.
+func TestChromiumDrawsUnderAMDLoader(t *testing.T) {
+	chromium := chromiumPath(t)
+	requireLocalECharts(t)
+	html, err := mustChart(t, accuracyBars().Chart).HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const amd = `<script>var amdModules = []; function define() { amdModules.push(arguments); } define.amd = {};</script>`
+	page := strings.Replace(string(html), "<head>", "<head>\n"+amd, 1)
+	if page == string(html) {
+		t.Fatal("the page has no <head> to put the AMD loader in")
+	}
+	if err := barsDrawn(screenshotPage(t, chromium, []byte(page), 700)); err != nil {
+		t.Errorf("chart under an AMD loader not drawn: %v", err)
+	}
+}
+
+// The same chart shown twice on one page (one element id twice, as a static chart and its
+// interactive copy in a notebook) draws into two elements, not twice into the first.
+func TestChromiumDrawsTwoChartsWithOneID(t *testing.T) {
+	chromium := chromiumPath(t)
+	requireLocalECharts(t)
+	c := mustChart(t, accuracyBars().Chart)
+	html, err := c.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := c.Body(c.ID())
+	page := strings.Replace(string(html), body, body+body, 1)
+	if page == string(html) {
+		t.Fatal("the page does not hold the chart's body")
+	}
+	img := screenshotPage(t, chromium, []byte(page), 1100)
+	b := img.Bounds()
+	for i, half := range []image.Rectangle{image.Rect(b.Min.X, b.Min.Y, b.Max.X, b.Min.Y+520), image.Rect(b.Min.X, b.Min.Y+520, b.Max.X, b.Max.Y)} {
+		if err := barsDrawn(subImage(img, half)); err != nil {
+			t.Errorf("chart %d of 2: %v", i+1, err)
+		}
+	}
+}
+
+// A bar below zero is drawn beside positive ones: the y axis reaches down to it.
+func TestChromiumDrawsNegativeBars(t *testing.T) {
+	chromium := chromiumPath(t)
+	requireLocalECharts(t)
+	bars := viz.Bars{Title: "separation", Categories: []string{"p = 0.1", "p = 0.5", "p = 1"},
+		Series: []viz.BarSeries{{Name: "λ", Values: []float64{-0.6, 0.5, 1}}}}
+	img := screenshot(t, chromium, mustChart(t, bars.Chart))
+	// The plot area spans x 120-910 of the 1000-pixel page: its left third holds the first bar only.
+	first := subImage(img, image.Rect(120, 0, 383, img.Bounds().Max.Y))
+	if n := pixelsNear(first, viz.Palette[0]); n < 5000 {
+		t.Errorf("bar at -0.6 not drawn: %d pixels of its colour, want >= 5000", n)
+	}
+}
+
+// subImage is img cropped to r.
+func subImage(img image.Image, r image.Rectangle) image.Image {
+	return img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}).SubImage(r)
+}
+
+// Notebook outputs rendered the way JupyterLab renders HTML (innerHTML into a detached node, each
+// script replaced by a fresh copy, then the node attached), twice for the same chart and with an AMD
+// loader on the page, both draw.
+func TestChromiumDrawsJupyterLabStyleOutputs(t *testing.T) {
+	chromium := chromiumPath(t)
+	requireLocalECharts(t)
+	c := mustChart(t, accuracyBars().Chart)
+	output, err := c.Output(c.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := `<!DOCTYPE html><html><head><meta charset="utf-8">
+<script>function define() {} define.amd = {};</script></head><body style="margin:0"><script>
+function render(html) {
+  var host = document.createElement('div');
+  host.innerHTML = html;
+  host.querySelectorAll('script').forEach(function (old) {
+    var s = document.createElement('script');
+    s.text = old.textContent;
+    old.parentNode.replaceChild(s, old);
+  });
+  document.body.appendChild(host);
+}
+render(` + string(js) + `);
+render(` + string(js) + `);
+</script></body></html>`
+	img := screenshotPage(t, chromium, []byte(page), 1100)
+	b := img.Bounds()
+	for i, half := range []image.Rectangle{image.Rect(b.Min.X, b.Min.Y, b.Max.X, b.Min.Y+520), image.Rect(b.Min.X, b.Min.Y+520, b.Max.X, b.Max.Y)} {
+		if err := barsDrawn(subImage(img, half)); err != nil {
+			t.Errorf("output %d of 2: %v", i+1, err)
+		}
+	}
 }

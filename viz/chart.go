@@ -4,7 +4,9 @@
 // Build a Chart from a Bars, Lines, Scatter or Heatmap value, then Save it as a standalone HTML file
 // or Display it in a GoNB notebook. ECharts 5.4.3 is inlined from a local copy (see EnvECharts and
 // CachedEChartsPath), so pages work offline; without one they load it from a CDN and say so on the
-// page. Animation is off and element ids are stable, so the same input renders the same page.
+// page. Animation is off and element ids are stable, so the same input renders the same page. Charts
+// draw whether or not the page has an AMD loader (RequireJS, as in the classic Jupyter Notebook and
+// nbconvert's HTML export). In a notebook, a Slider sets what a chart redrawn with Update shows.
 package viz
 
 import (
@@ -83,7 +85,9 @@ func checkFinite(what string, values []float64, allowNaN bool) error {
 	return nil
 }
 
-// ID is the chart's DOM element id.
+// ID is the chart's id: the DOM id of its element on a page (HTML, Save) and in a notebook (Display).
+// Update draws into an element whose id also derives from the display id (see Update), so a chart
+// redrawn in place never shares its element id with the same data shown statically.
 func (c *Chart) ID() string { return c.id }
 
 // Option returns the chart's ECharts option as a JavaScript object literal: JSON, except for
@@ -97,16 +101,39 @@ func (c *Chart) Option() string {
 // the option JSON, which its page templates strip.
 var funcMarkers = regexp.MustCompile(`"?__f__"?`)
 
-// body returns the chart's <div> and the script that draws it. The script runs in its own function
-// scope, so re-running a notebook cell on the same page does not redeclare its variables.
-func (c *Chart) body() string {
-	s := c.r.RenderSnippet()
-	js := s.Script
-	if start, end := strings.Index(js, ">"), strings.LastIndex(js, "</script>"); start >= 0 && end > start {
-		js = js[start+1 : end]
-	}
-	return s.Element + "\n<script>(function () {\n" + js + "\n})();</script>\n"
+// body returns the chart's element, with DOM id elementID, and the script that draws it (see
+// chartScript).
+func (c *Chart) body(elementID string) string {
+	// "</" inside a string of the option would end the script element early.
+	option := strings.ReplaceAll(c.Option(), "</", `<\/`)
+	return fmt.Sprintf(chartScript, elementID, option)
 }
+
+// chartScript is a chart's element and drawing script, given the element id and the option. The
+// script runs in its own function scope, so re-running a notebook cell on the same page does not
+// redeclare its variables. It finds its element (the one just before it, or else the first element
+// with the id: the classic Notebook runs scripts away from their place) and takes the id off, so that
+// a later chart with the same id, e.g. the same data shown again in another cell, finds its own
+// element. It waits for the global echarts (see scriptTags) for up to 30 s, then says it is missing.
+const chartScript = `<div class="geomix-chart" id="%[1]s" data-chart-id="%[1]s" style="width:900px;height:500px;margin:auto"></div>
+<script>(function () {
+  var id = '%[1]s', here = document.currentScript, el = here && here.previousElementSibling;
+  if (!el || el.id !== id) { el = document.getElementById(id); }
+  if (!el) { return; }
+  el.removeAttribute('id');
+  var option = %[2]s;
+  var waited = 0;
+  (function draw() {
+    if (window.echarts && window.echarts.init) {
+      window.echarts.init(el, null, {renderer: 'canvas'}).setOption(option);
+    } else if ((waited += 50) > 30000) {
+      el.textContent = 'This chart cannot be drawn: ECharts did not load.';
+    } else {
+      setTimeout(draw, 50);
+    }
+  })();
+})();</script>
+`
 
 // HTML returns a standalone page holding the chart, with ECharts inlined (or loaded from the CDN
 // with a visible notice, when there is no local copy).
@@ -120,9 +147,9 @@ func (c *Chart) HTML() ([]byte, error) {
 	b.WriteString(html.EscapeString(c.title))
 	b.WriteString("</title>\n")
 	b.WriteString(script)
-	b.WriteString("\n<style>.container{margin-top:20px;display:flex;justify-content:center;align-items:center}.item{margin:auto}</style>\n</head>\n<body>\n")
+	b.WriteString("\n</head>\n<body>\n")
 	b.WriteString(notice)
-	b.WriteString(c.body())
+	b.WriteString(c.body(c.id))
 	b.WriteString("</body>\n</html>\n")
 	return []byte(b.String()), nil
 }
@@ -148,7 +175,7 @@ func (c *Chart) Display() error { return c.display("") }
 
 // Update is Display into the cell output block named displayID (any string, e.g. from
 // gonbui.UniqueID): the first call creates the block, later calls replace its content. It redraws a
-// chart in place from an interactive widget.
+// chart in place from an interactive widget. The chart's element id is UpdateID(displayID).
 func (c *Chart) Update(displayID string) error {
 	if displayID == "" {
 		return fmt.Errorf("viz: Update of chart %q needs a display id", c.title)
@@ -156,15 +183,36 @@ func (c *Chart) Update(displayID string) error {
 	return c.display(displayID)
 }
 
+// UpdateID is the DOM id of the chart's element when Update draws it into the block displayID:
+// ID() and a hash of displayID, the same for every redraw of that block.
+func (c *Chart) UpdateID(displayID string) string {
+	h := fnv.New32a()
+	h.Write([]byte(displayID))
+	return fmt.Sprintf("%s_%08x", c.id, h.Sum32())
+}
+
+// output is the notebook output of the chart with DOM id elementID: ECharts (or its loader and the
+// notice), the element and its script.
+func (c *Chart) output(elementID string) (string, error) {
+	script, notice, err := scriptTags()
+	if err != nil {
+		return "", err
+	}
+	return "<div>" + notice + script + c.body(elementID) + "</div>", nil
+}
+
 func (c *Chart) display(displayID string) error {
 	if !gonbui.IsNotebook {
 		return fmt.Errorf("viz: displaying chart %q works only inside a GoNB notebook kernel; use Save", c.title)
 	}
-	script, notice, err := scriptTags()
+	elementID := c.id
+	if displayID != "" {
+		elementID = c.UpdateID(displayID)
+	}
+	output, err := c.output(elementID)
 	if err != nil {
 		return err
 	}
-	output := "<div>" + notice + script + c.body() + "</div>"
 	if displayID == "" {
 		gonbui.DisplayHTML(output)
 	} else {

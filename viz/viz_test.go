@@ -100,7 +100,7 @@ func TestHTMLFallsBackToCDNVisibly(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := string(page)
-	if !strings.Contains(html, `<script src="`+viz.EChartsCDN+`"></script>`) {
+	if !strings.Contains(html, `s.src = '`+viz.EChartsCDN+`'`) {
 		t.Error("page without a local ECharts does not load it from the CDN")
 	}
 	if !strings.Contains(html, "was not found locally") || !strings.Contains(html, viz.EnvECharts) {
@@ -348,5 +348,58 @@ func TestLinesShiftNegativeBands(t *testing.T) {
 	}
 	if !strings.Contains(string(html), "return +(v - 1).toPrecision(6)") {
 		t.Error("the y axis labels do not undo the offset of 1")
+	}
+}
+
+// The inlined library runs where an AMD loader's define is hidden, so it always sets window.echarts,
+// and it is skipped when the page already has this version.
+func TestInlinedEChartsIgnoresAMD(t *testing.T) {
+	fakeECharts(t, "FAKE-ECHARTS-7731")
+	page, err := mustChart(t, accuracyBars().Chart).HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	for _, want := range []string{
+		"if (!(window.echarts && window.echarts.version === '5.4.3')) (function (define, exports, module) {\n/* FAKE-ECHARTS-7731 */",
+		"\n}).call(window);\n</script>",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+func TestUpdateIDIsStableAndItsOwn(t *testing.T) {
+	c := mustChart(t, accuracyBars().Chart)
+	a, b := c.UpdateID("tsne_1"), c.UpdateID("tsne_2")
+	if a == c.ID() || a == b || !strings.HasPrefix(a, c.ID()+"_") {
+		t.Errorf("UpdateID: %q and %q for chart %q, want two new ids starting with the chart's", a, b, c.ID())
+	}
+	if again := mustChart(t, accuracyBars().Chart).UpdateID("tsne_1"); again != a {
+		t.Errorf("UpdateID of the same chart and block: %q then %q", a, again)
+	}
+}
+
+// negativeBars has a bar below zero, as 01-theory's class separation at low homophily.
+func negativeBars() viz.Bars {
+	return viz.Bars{Title: "separation", Categories: []string{"p = 0.1", "p = 0.5", "p = 1"},
+		Series: []viz.BarSeries{{Name: "λ", Values: []float64{-0.6, -0.2, 1}}}}
+}
+
+func TestBarsAxisShowsNegativeValues(t *testing.T) {
+	opt := option(t, mustChart(t, negativeBars().Chart))
+	y := opt["yAxis"].([]any)[0].(map[string]any)
+	if m, ok := y["min"]; ok {
+		t.Errorf("y axis of bars down to -0.6 starts at %v, want it scaled to the data (no min)", m)
+	}
+	// An error bar reaching below zero counts too; a bar at exactly zero keeps the axis at zero.
+	low := viz.Bars{Title: "x", Categories: []string{"a"}, Series: []viz.BarSeries{{Name: "s", Values: []float64{0.5}, Errors: []float64{1}}}}
+	if opt := mustChart(t, low.Chart).Option(); !strings.Contains(opt, `"yAxis":[{}]`) {
+		t.Errorf("error bar down to -0.5: want a y axis without min:\n%s", opt)
+	}
+	zero := viz.Bars{Title: "x", Categories: []string{"a", "b"}, Series: []viz.BarSeries{{Name: "s", Values: []float64{0, 3}}}}
+	if y := option(t, mustChart(t, zero.Chart))["yAxis"].([]any)[0].(map[string]any); y["min"] != 0.0 {
+		t.Errorf("bars 0 and 3: y axis min %v, want 0", y["min"])
 	}
 }
