@@ -124,7 +124,7 @@ func printStatsTable(w io.Writer, rows []datasetStats) error {
 	return nil
 }
 
-// printFiles writes datasets.Files as the Markdown table of the README's "Data" section.
+// printFiles writes datasets.Files as the Markdown table of docs/data.md.
 func printFiles(w io.Writer) {
 	fmt.Fprintln(w, "| data set | path under the data root | bytes | sha256 | canonical URL |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
