@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +18,7 @@ func init() {
 	register(command{
 		name:    "datasets",
 		summary: "load every data set present (or downloadable) and print its statistics",
+		example: "go run ./reproduce datasets --names cora,citeseer --verify",
 		run:     func(args []string) error { return runDatasets(args, os.Stdout, os.Stderr) },
 	})
 }
@@ -43,8 +43,7 @@ type datasetStats struct {
 // Data sets whose files are missing (and cannot be downloaded) are skipped with a note on stderr;
 // any other load error (e.g. a corrupt file) fails the command.
 func runDatasets(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("datasets", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("datasets", stderr)
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
 	offline := fs.Bool("offline", false, "never download; skip data sets whose files are missing")
