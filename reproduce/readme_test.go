@@ -127,3 +127,24 @@ func TestReadmeGoSnippet(t *testing.T) {
 		t.Errorf("README.md's main and geomix/example_readme_test.go's Example_cora differ:\nREADME:%s\nexample:%s", readme, example)
 	}
 }
+
+// mdLink matches the target of a Markdown link.
+var mdLink = regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`)
+
+// TestDocLinksResolve: every relative link of README.md and docs/*.md names a file of the repository.
+func TestDocLinksResolve(t *testing.T) {
+	docs, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range append([]string{readmePath}, docs...) {
+		for _, m := range mdLink.FindAllStringSubmatch(readText(t, path), -1) {
+			if strings.Contains(m[1], "://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(path), m[1])); err != nil {
+				t.Errorf("%s links to %s: %v", path, m[1], err)
+			}
+		}
+	}
+}
