@@ -7,7 +7,7 @@ import (
 )
 
 // TestFilesMatchRealData checks every listed file with a known checksum against the real data root
-// (size and sha256), so the README's table and the downloader verify the published bytes.
+// (size and sha256), so docs/data.md's table and the downloader verify the published bytes.
 func TestFilesMatchRealData(t *testing.T) {
 	root := coreDataRoot(t)
 	files := Files()
@@ -25,15 +25,15 @@ func TestFilesMatchRealData(t *testing.T) {
 	}
 }
 
-// TestReadmeListsFiles keeps the README's data table in step with the loaders.
-func TestReadmeListsFiles(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestDataDocListsFiles keeps the file table of docs/data.md in step with the loaders.
+func TestDataDocListsFiles(t *testing.T) {
+	doc, err := os.ReadFile("../docs/data.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range Files() {
-		if !strings.Contains(string(readme), f.Path) || (f.SHA256 != "" && !strings.Contains(string(readme), f.SHA256)) {
-			t.Errorf("README.md does not list %s with its sha256 %q: regenerate its table with `go run ./reproduce datasets --files`", f.Path, f.SHA256)
+		if !strings.Contains(string(doc), f.Path) || (f.SHA256 != "" && !strings.Contains(string(doc), f.SHA256)) {
+			t.Errorf("docs/data.md does not list %s with its sha256 %q: regenerate its table with `go run ./reproduce datasets --files`", f.Path, f.SHA256)
 		}
 	}
 }

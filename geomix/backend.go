@@ -1,11 +1,9 @@
 package geomix
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
 
 	"github.com/geomix-go/geomix/internal/rowops"
 )
@@ -24,15 +22,5 @@ func NewBackend() (backends.Backend, error) {
 	if os.Getenv("GOMLX_BACKEND") != "" {
 		return backends.New()
 	}
-	if err := rowops.Install(); err != nil {
-		return nil, fmt.Errorf("creating the pure-Go backend: %w", err)
-	}
-	b, err := simplego.New("")
-	if err != nil {
-		return nil, err
-	}
-	if err := rowops.UnboundWorkers(b.(*simplego.Backend)); err != nil {
-		return nil, fmt.Errorf("creating the pure-Go backend: %w", err)
-	}
-	return b, nil
+	return rowops.NewBackend()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,6 +24,7 @@ func init() {
 	register(command{
 		name:    "bench",
 		summary: "time training epochs per (data set, method) and their ratio to GCN measured in the same run",
+		example: "go run ./reproduce bench --datasets cora,pubmed --methods gcn,geomix1 --epochs 10",
 		run:     func(args []string) error { return runBench(args, os.Stdout, os.Stderr) },
 	})
 }
@@ -42,8 +42,7 @@ type benchReport struct {
 // runBench implements `reproduce bench [--datasets a,b] [--methods m,n] [--epochs E] [--data DIR]
 // [--set param=value ...] [--profile] [--json] [--out FILE]`.
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench", stderr)
 	names := fs.String("datasets", "cora,pubmed,physics", "comma-separated data sets: "+strings.Join(datasets.Names(), ", "))
 	methodsFlag := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (with gcn among them, each other's epoch is also given as a ratio to GCN's): "+strings.Join(geomix.Methods(), ", "))
 	epochs := fs.Int("epochs", 10, "timed epochs per method, in rounds of one epoch of every method, after one warm-up epoch each")

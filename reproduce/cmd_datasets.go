@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +18,7 @@ func init() {
 	register(command{
 		name:    "datasets",
 		summary: "load every data set present (or downloadable) and print its statistics",
+		example: "go run ./reproduce datasets --names cora,citeseer --verify",
 		run:     func(args []string) error { return runDatasets(args, os.Stdout, os.Stderr) },
 	})
 }
@@ -46,8 +46,7 @@ type datasetStats struct {
 // loaded, a data root given (--data, $GEOMIX_DATA) that does not exist, and any other load error
 // (e.g. a corrupt file) fail the command.
 func runDatasets(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("datasets", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("datasets", stderr)
 	dataDir := fs.String("data", "", "data root (default $"+datasets.EnvData+", else the user cache "+datasets.DefaultRoot()+"); a root given that does not exist is an error")
 	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
 	offline := fs.Bool("offline", false, "never download; skip data sets whose files are missing")
@@ -143,7 +142,7 @@ func printStatsTable(w io.Writer, rows []datasetStats) error {
 	return nil
 }
 
-// printFiles writes datasets.Files as the Markdown table of the README's "Data" section.
+// printFiles writes datasets.Files as the Markdown table of docs/data.md.
 func printFiles(w io.Writer) {
 	fmt.Fprintln(w, "| data set | path under the data root | bytes | sha256 | canonical URL |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")

@@ -22,16 +22,19 @@ func init() {
 	register(command{
 		name:    tables.FigureHyper,
 		summary: "sweep GeoMix-I/II over alpha and mixup hops K (resumable): the appendix's hyper-parameter figure",
+		example: "go run ./reproduce " + tables.FigureHyper + " --datasets cora --methods geomix1 --alphas 0,0.1,0.5 --hops 1,2,3 --jobs 2",
 		run:     runFigureHyper,
 	})
 	register(command{
 		name:    tables.FigureTSNE,
 		summary: "train GCN and GeoMix-I/II/III once and embed their representations with t-SNE (resumable): the t-SNE figures",
+		example: "go run ./reproduce " + tables.FigureTSNE + " --datasets cora --methods gcn,geomix1",
 		run:     runFigureTSNE,
 	})
 	register(command{
 		name:    tables.FigureBackbones,
 		summary: "train GAT and APPNP plainly and under GeoMix-I/II/III (resumable): the backbone figure",
+		example: "go run ./reproduce " + tables.FigureBackbones + " --datasets cora --backbones gat --methods geomix1",
 		run:     runFigureBackbones,
 	})
 }
@@ -124,7 +127,7 @@ func runFigure(f *figureFlags, s figureSweep, args []string) error {
 // in DIR/figure-hyper.md and one heatmap per panel in DIR/figure-hyper/<dataset>-<method>.html.
 func runFigureHyper(args []string) error {
 	def := tables.DefaultGrid()
-	fs := flag.NewFlagSet(tables.FigureHyper, flag.ContinueOnError)
+	fs := newFlagSet(tables.FigureHyper, os.Stderr)
 	dsFlag := fs.String("datasets", strings.Join(def.Datasets, ","), "comma-separated data sets")
 	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated methods: "+strings.Join(tables.GridMethods, ", "))
 	alphaFlag := fs.String("alphas", joinNumbers(def.Alphas), "comma-separated values of alpha in [0, 1]")
@@ -160,7 +163,7 @@ func runFigureHyper(args []string) error {
 // DIR/figure-backbones/<dataset>.html.
 func runFigureBackbones(args []string) error {
 	def := tables.DefaultBackboneSweep()
-	fs := flag.NewFlagSet(tables.FigureBackbones, flag.ContinueOnError)
+	fs := newFlagSet(tables.FigureBackbones, os.Stderr)
 	dsFlag := fs.String("datasets", strings.Join(def.Datasets, ","), "comma-separated data sets")
 	bFlag := fs.String("backbones", strings.Join(def.Backbones, ","), "comma-separated backbones, each also trained plainly")
 	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated mixing methods: "+strings.Join(tables.BackboneMixings, ", "))
@@ -204,7 +207,7 @@ func presetRepresentationRunner(out io.Writer) (tables.RepresentationRunner, err
 // its scatter chart beside it (.html), and the report in DIR/figure-tsne.md.
 func runFigureTSNE(args []string) error {
 	def := tables.DefaultTSNESweep()
-	fs := flag.NewFlagSet(tables.FigureTSNE, flag.ContinueOnError)
+	fs := newFlagSet(tables.FigureTSNE, os.Stderr)
 	dsFlag := fs.String("datasets", strings.Join(def.Datasets, ","), "comma-separated data sets")
 	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated methods, gcn first (the others are compared with it)")
 	perplexity := fs.Float64("perplexity", def.Config.Perplexity, "t-SNE perplexity")

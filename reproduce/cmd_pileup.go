@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,11 +15,13 @@ func init() {
 	register(command{
 		name:    "pileup-simulate",
 		summary: "write simulated Delphes-layout Pileup files DIR/pileup/test_{gg,qq}_PU{10,30,50,140}.root",
+		example: "go run ./reproduce pileup-simulate --out /tmp/pileup-data --events 200",
 		run:     func(args []string) error { return runPileupSimulate(args, os.Stdout, os.Stderr) },
 	})
 	register(command{
 		name:    "pileup-calibration",
 		summary: "write the Pileup simulator's statistics beside the published ones (results/pileup-calibration.md)",
+		example: "go run ./reproduce pileup-calibration --events 500",
 		run:     func(args []string) error { return runPileupCalibration(args, os.Stdout, os.Stderr) },
 	})
 }
@@ -29,8 +30,7 @@ func init() {
 // file per (process, PU) under DIR/pileup/, the data-root layout, so `reproduce datasets --data DIR`
 // lists them (as simulated).
 func runPileupSimulate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("pileup-simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("pileup-simulate", stderr)
 	out := fs.String("out", "", "data root to write into: files go to DIR/pileup/ (required)")
 	events := fs.Int("events", 1000, "events per file")
 	seed := fs.Uint64("seed", pileup.DefaultSimSeed, "simulation seed (each sample has its own stream)")
@@ -65,8 +65,7 @@ func runPileupSimulate(args []string, stdout, stderr io.Writer) error {
 // runPileupCalibration implements `reproduce pileup-calibration [--out FILE] [--events N] [--seed
 // S]`, writing the report atomically.
 func runPileupCalibration(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("pileup-calibration", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("pileup-calibration", stderr)
 	out := fs.String("out", filepath.Join("results", "pileup-calibration.md"), "report to write")
 	events := fs.Int("events", 2000, "events simulated per sample")
 	seed := fs.Uint64("seed", pileup.DefaultSimSeed, "simulation seed")

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -25,6 +24,7 @@ func init() {
 	register(command{
 		name:    "run",
 		summary: "train one method on one data set (the scripts' preset, overridable) and report test accuracy",
+		example: "go run ./reproduce run --dataset citeseer --method geomix2 --runs 1 --set lr=0.05",
 		run:     func(args []string) error { return runRun(args, os.Stdout, os.Stderr) },
 	})
 }
@@ -65,7 +65,7 @@ func (s setFlags) context() (*context.Context, error) {
 // prints the geomix.Result as one JSON object (dataset, method, backbone, runs, test_acc_mean,
 // test_acc_std, val_acc_mean, epoch_ms_median, seconds_total, per_run, params, ...) on stdout.
 func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs := newFlagSet("run", stderr)
 	dataset := fs.String("dataset", autoDataset, "data set ("+autoDataset+": cora; without a data root given and Cora not downloadable, synthetic): "+
 		strings.Join(datasets.Names(), ", ")+"; or your graph: a .npz file (gnn-benchmark layout) or a directory (edges.csv, features.csv|npy, labels.csv|npy), see datasets.FromNPZ and FromEdgeList")
 	method := fs.String("method", "geomix1", "method: "+strings.Join(geomix.Methods(), ", "))

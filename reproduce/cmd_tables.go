@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,14 +24,24 @@ func init() {
 		register(command{
 			name:    id,
 			summary: fmt.Sprintf("run Table %d's cells (resumable) and compare with the paper", spec.Paper.Number),
+			example: tableExamples[id],
 			run:     func(args []string) error { return runTable(id, args) },
 		})
 	}
 	register(command{
 		name:    "list",
 		summary: "list every table, figure and check the toolkit can run, with its status",
+		example: "go run ./reproduce list --out results",
 		run:     runList,
 	})
+}
+
+// tableExamples is the example `reproduce <table> -h` shows, by table id.
+var tableExamples = map[string]string{
+	"table2": "go run ./reproduce table2 --datasets cora,citeseer --methods gcn,geomix1 --jobs 2",
+	"table3": "go run ./reproduce table3 --methods erm,geomix2",
+	"table4": "go run ./reproduce table4 --methods gcn,geomix1 --dry-run",
+	"table5": "go run ./reproduce table5 --datasets cora --report-only",
 }
 
 // runTable implements `reproduce <table> [--datasets a,b] [--methods m,n] [--runs R] [--quick]
@@ -43,7 +52,7 @@ func runTable(id string, args []string) error {
 	if err != nil {
 		return err
 	}
-	fs := flag.NewFlagSet(id, flag.ContinueOnError)
+	fs := newFlagSet(id, os.Stderr)
 	dsFlag := fs.String("datasets", "", "comma-separated data sets (default: all of "+strings.Join(spec.Datasets, ",")+
 		"; with --quick: "+strings.Join(tables.QuickDatasets, ",")+")")
 	mFlag := fs.String("methods", "", "comma-separated methods (default: all of "+strings.Join(spec.Methods, ",")+")")
@@ -139,7 +148,7 @@ func planState(c tables.PlannedCell) string {
 
 // runList implements `reproduce list [--out DIR]`.
 func runList(args []string) error {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs := newFlagSet("list", os.Stderr)
 	out := fs.String("out", "results", "results directory whose finished cells are counted")
 	if err := fs.Parse(args); err != nil {
 		return err

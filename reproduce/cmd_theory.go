@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +15,7 @@ func init() {
 	register(command{
 		name:    "theory",
 		summary: "check Theorems 1-3 and the heterophily claims numerically; exit 1 if any check fails",
+		example: "go run ./reproduce theory --quick",
 		run:     func(args []string) error { return runTheory(args, os.Stdout, os.Stderr) },
 	})
 }
@@ -33,8 +33,7 @@ type theoryRow struct {
 // package theory on the pure-Go backend, prints a table (or JSON) to stdout and progress to stderr,
 // and returns an error when a check fails.
 func runTheory(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("theory", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("theory", stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array of {name, predicted, observed, tolerance, pass} instead of a table")
 	quick := fs.Bool("quick", false, "smaller graphs and fewer replicates (seconds; wider, still sampling-derived tolerances)")
 	seed := fs.Uint64("seed", 1, "seed of every sample")

@@ -9,7 +9,10 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -22,6 +25,8 @@ import (
 type command struct {
 	name    string
 	summary string
+	// example is one typical invocation, shown by `reproduce <name> -h`.
+	example string
 	// run parses args (the words after the command name) and runs; a non-nil error exits 1.
 	run func(args []string) error
 }
@@ -29,6 +34,20 @@ type command struct {
 var commands = map[string]command{}
 
 func register(c command) { commands[c.name] = c }
+
+// newFlagSet returns the flag set of the registered command name, writing to out: on -h or -help
+// it prints the command's summary, example and flags, and Parse returns flag.ErrHelp, on which
+// main exits 0.
+func newFlagSet(name string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		c := commands[name]
+		fmt.Fprintf(out, "usage: go run ./reproduce %s [flags]\n\n%s.\n\nexample:\n  %s\n\nflags:\n", name, c.summary, c.example)
+		fs.PrintDefaults()
+	}
+	return fs
+}
 
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: go run ./reproduce <command> [flags]\n\ncommands:")
@@ -62,6 +81,9 @@ func main() {
 		err = c.run(args)
 	}
 	if err != nil {
+		if errors.Is(err, flag.ErrHelp) { // -h: the usage is printed
+			return
+		}
 		fmt.Fprintf(os.Stderr, "reproduce %s: %v\n", c.name, err)
 		os.Exit(1)
 	}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh is the project's test command: the README's second quick-start command and what CI runs.
-# From a fresh Debian 12 machine with Go and npm it installs what the tests need (Chromium for the
+# It first fails, listing the files, when gofmt would change any Go file (build/ excluded). From a
+# fresh Debian 12 machine with Go and npm it then installs what the tests need (Chromium for the
 # real-browser tests; scripts/notebooks.sh installs Jupyter with the classic Notebook, the GoNB tools
 # and ECharts), executes every notebook headless in quick mode, then runs go vet and every Go test,
 # including the notebook output checks, the live notebook test (01-theory in the classic Notebook in
@@ -8,6 +9,14 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+
+echo "== test.sh: gofmt" >&2
+unformatted=$(find . -path ./build -prune -o -name '*.go' -print0 | xargs -0 -r gofmt -l)
+if [ -n "$unformatted" ]; then
+	echo "test.sh: gofmt would change these files (run gofmt -w on them):" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
 
 if [ -z "${GEOMIX_DATA:-}" ]; then
 	echo "test.sh: GEOMIX_DATA is not set: tests on real data will skip (see README, 'Data')" >&2

@@ -28,7 +28,7 @@ const (
 	noLocality
 )
 
-// geoMix is GeoMix's training step (the paper's Section 4 and the authors' augTrain.update):
+// geoMix is GeoMix's training step (the loss of the paper's Section 3.2; augTrain.update in the authors' src/main_exp/trainer.py):
 // pseudo-labels softmax(f(X)) in train mode (with gradient only with ParamLabelGrad), train rows
 // overwritten by the truth; features and labels mixed over the graph in K hops; then the
 // cross-entropy over the train nodes of f(X_mix) plus λ times the soft cross-entropy against the

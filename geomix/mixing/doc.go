@@ -1,5 +1,5 @@
 // Package mixing is GeoMix's method proper, readable beside the paper (Zhao et al., KDD'24,
-// Section 4): the normalised adjacency Â (Adjacency, BuildAdjacency, with the normalisations of
+// Section 3): the normalised adjacency Â (Adjacency, BuildAdjacency, with the normalisations of
 // the authors' code and the paper's Sec. 3.1) and its propagation, and the mixing operators that
 // act on any node matrix [N, D] (projected features or label distributions [N, C]):
 //

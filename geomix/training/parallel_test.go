@@ -78,7 +78,7 @@ func TestNewBackendInstallsRowOps(t *testing.T) {
 	if os.Getenv("GOMLX_BACKEND") != "" {
 		t.Skip("$GOMLX_BACKEND is set: NewBackend does not make the pure-Go backend")
 	}
-	backend, err := NewBackend()
+	backend, err := geomix.NewBackend()
 	if err != nil {
 		t.Fatal(err)
 	}

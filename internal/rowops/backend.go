@@ -7,9 +7,13 @@ import (
 	"github.com/gomlx/gomlx/backends/simplego"
 )
 
-// NewBackend returns GoMLX's pure-Go backend running this package's executors, with an unbounded
-// pool of workers (UnboundWorkers): the backend geomix.NewBackend gives when $GOMLX_BACKEND is unset.
+// NewBackend installs this package's executors (Install) and returns GoMLX's pure-Go backend with
+// an unbounded pool of workers (UnboundWorkers): the backend geomix.NewBackend gives when
+// $GOMLX_BACKEND is unset.
 func NewBackend() (backends.Backend, error) {
+	if err := Install(); err != nil {
+		return nil, fmt.Errorf("creating the pure-Go backend: %w", err)
+	}
 	b, err := simplego.New("")
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ const (
 	Implemented = "implemented"
 	Partial     = "partial"
 	NotYet      = "not yet"
+	// NotRunnable marks an entry with nothing to run: qualitative, or its data are not obtainable.
+	NotRunnable = "not runnable"
 )
 
 // Entry is one table, figure or check of the paper (or of the toolkit) and whether the toolkit can
@@ -18,7 +20,7 @@ type Entry struct {
 	Title string
 	// Command runs it ("" when nothing can be run).
 	Command string
-	// Status is Implemented, Partial or NotYet, as far as this package knows; the CLI downgrades an
+	// Status is Implemented, Partial, NotYet or NotRunnable, as far as this package knows; the CLI downgrades an
 	// entry whose sub-command is not registered.
 	Status string
 	// Note says what is missing or differs.
@@ -34,12 +36,12 @@ func Catalog() []Entry {
 		{"run", "tool", "One training run: any method on any data set, presets of the authors' scripts", "go run ./reproduce run", Implemented, ""},
 		{"bench", "tool", "Training epoch time and peak memory per (data set, method), as a ratio to GCN of the same run", "go run ./reproduce bench", Implemented, ""},
 		{"theory", "check", "Theorems 1-3 and the heterophily discussion checked on synthetic graphs", "go run ./reproduce theory", Implemented, ""},
-		{"table1", "table", "Table 1: qualitative comparison of node Mixup methods", "", NotYet, "qualitative, nothing to run"},
+		{"table1", "table", "Table 1: qualitative comparison of node Mixup methods", "", NotRunnable, "qualitative, nothing to run"},
 		{"table2", "table", "Table 2: node classification on 7 benchmarks", "go run ./reproduce table2", Partial,
 			"GraphMixup row not implemented yet"},
 		{"table3", "table", "Table 3: Twitch OOD generalization (FR, PT, RU)", "go run ./reproduce table3", Partial,
 			"ERM (GCN), DANN, Mixup, GraphMix and GeoMix-I/II/III, one training on twitch-ood per row; EERM row not implemented yet; our features are 3,170-d, the reference used 128-d"},
-		{"figure-pileup", "figure", "Figure: Pileup Mitigation OOD generalization", "", NotYet,
+		{"figure-pileup", "figure", "Figure: Pileup Mitigation OOD generalization", "", NotRunnable,
 			"ROOT data not obtainable offline; the .tex has no numbers"},
 		{"table4", "table", "Table 4: image (STL10, CIFAR10) and text (20News) classification", "go run ./reproduce table4", Partial,
 			"the 20News columns; STL10/CIFAR10 SimCLR features are not obtainable offline; GraphMixup row not implemented yet"},

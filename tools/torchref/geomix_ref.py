@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A PyTorch re-implementation of the GeoMix authors' main_exp and hetero training (SPEC §2.1-2.8),
+"""A PyTorch re-implementation of the GeoMix authors' main_exp and hetero training (WtaoZhao/geomix:
+src/main_exp/models.py, trainer.py, main.py and their src/hetero counterparts),
 to check our Go numbers against the reference algorithm in the reference framework.
 
 It reads a data set exported by `go run ./reproduce datasets --names D --export DIR` (the arrays our
@@ -74,7 +75,7 @@ def split(r):
     return (torch.from_numpy(np.flatnonzero(data[m + "_mask"][:, col])) for m in ("train", "val", "test"))
 
 
-# SPEC §0.1: exactly one self-loop per node, D^-1/2 (A+I) D^-1/2, the degree counted on the target.
+# As get_edge_weight in src/main_exp/models.py: exactly one self-loop per node, D^-1/2 (A+I) D^-1/2, the degree counted on the target.
 loops = torch.arange(n)
 row, col = torch.cat([src, loops]), torch.cat([dst, loops])
 deg = torch.zeros(n).scatter_add_(0, col, torch.ones(row.numel()))
@@ -90,8 +91,8 @@ H, E, K = a.hidden_channels, a.attn_emb_dim, a.hops
 
 
 class GCNLayer(nn.Module):
-    """SPEC §2.1: Â (x Wᵀ + b), W Glorot-uniform, b ~ U(±1/√in); with --backbone gcnconv (SPEC §2.2)
-    Â x Wᵀ + b with b = 0 at init. forward takes z = x Wᵀ."""
+    """GCNLayer of src/main_exp/models.py: Â (x Wᵀ + b), W Glorot-uniform, b ~ U(±1/√in); with
+    --backbone gcnconv, PyG's GCNConv as src/hetero/models.py uses it: Â x Wᵀ + b with b = 0 at init. forward takes z = x Wᵀ."""
 
     def __init__(self, fan_in, fan_out):
         super().__init__()
@@ -151,7 +152,7 @@ class GeoMixGCN(nn.Module):
         return h
 
     def augment(self, z, labels):
-        """Mixes the projections z and the labels [N, C] alike: SPEC §2.3-2.5."""
+        """Mixes the projections z and the labels [N, C] alike, as augment in src/main_exp/models.py."""
         if a.method == "geomix1":
             for _ in range(K):
                 z2, y2 = prop(z), prop(labels)
@@ -172,7 +173,7 @@ class GeoMixGCN(nn.Module):
                 att_z, att_y = (q @ (k.t() @ z) + n * z) / den, (q @ (k.t() @ labels) + n * labels) / den
                 if a.graph_weight > 0:
                     gz, gy = z, labels
-                    for _ in range(K):  # Â^K inside every hop (SPEC §0.4)
+                    for _ in range(K):  # Â^K inside every hop, as the code's gcn_conv
                         gz, gy = prop(gz), prop(gy)
                     att_z = a.graph_weight * gz + (1 - a.graph_weight) * att_z
                     att_y = a.graph_weight * gy + (1 - a.graph_weight) * att_y
