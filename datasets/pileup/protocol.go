@@ -17,6 +17,9 @@ const (
 	LabelledRatio = 0.2
 	// ValRatio is the fraction of the kept target events (the first ones) used for validation.
 	ValRatio = 0.2
+	// BatchSize is how many source events one update trains on: the reference's DataLoader batch
+	// (src/pileup/exp/trans.sh), in file order, without shuffling.
+	BatchSize = 5
 )
 
 // Shift is one domain shift of the Pileup experiment: train on the first SourceEvents events of the
@@ -73,6 +76,8 @@ type Experiment struct {
 	//   - PaperSplit: Train = LabelledRatio of each source event's neutrals, Val = its other
 	//     neutrals, Test = all target neutrals.
 	// Charged particles are in no split: their labels are input features (columns 25-27).
+	// Graph.TrainBatches are the source events BatchSize at a time (see datasets.TrainBatch), the
+	// graphs the updates train on.
 	Graph *datasets.Graph
 	// Source and Target are the kept events (local node indices); event k of Source starts at node
 	// Offsets[k] of Graph, event k of Target at Offsets[len(Source)+k]; Offsets ends with N.
@@ -112,6 +117,7 @@ func Build(shift Shift, opts Options) (*Experiment, error) {
 	}
 	x.Graph, x.Offsets = Merge("pileup-"+shift.Name, append(slices.Clone(x.Source), x.Target...))
 	x.split(rand.New(rand.NewPCG(opts.Seed, 2)), opts.PaperSplit)
+	x.Graph.TrainBatches = x.trainBatches()
 	x.Graph.Notes = x.notes(opts.PaperSplit)
 	return x, nil
 }
@@ -173,6 +179,29 @@ func (x *Experiment) split(rng *rand.Rand, paper bool) {
 	}
 	slices.Sort(s.Val)
 	x.Graph.Splits = []datasets.Split{s}
+}
+
+// trainBatches joins the kept source events, BatchSize at a time in order, into the graphs the
+// updates train on: each batch's labelled neutrals (Labelled) carry the supervised loss and all its
+// neutrals (the reference's neutral_index) GeoMix's augmentation loss.
+func (x *Experiment) trainBatches() []datasets.TrainBatch {
+	var out []datasets.TrainBatch
+	for k := 0; k < len(x.Source); k += BatchSize {
+		events := x.Source[k:min(k+BatchSize, len(x.Source))]
+		g, offsets := Merge(fmt.Sprintf("%s-batch%d", x.Graph.Name, len(out)), events)
+		tb := datasets.TrainBatch{Graph: g}
+		for e, ev := range events {
+			for _, i := range x.Labelled[k+e] {
+				tb.Labelled = append(tb.Labelled, offsets[e]+i)
+			}
+			for _, i := range ev.Neutral {
+				tb.Augmented = append(tb.Augmented, offsets[e]+i)
+			}
+		}
+		slices.Sort(tb.Augmented)
+		out = append(out, tb)
+	}
+	return out
 }
 
 // balancedLabelled is the reference's labeled_index of one event: shuffle its neutral LV and neutral

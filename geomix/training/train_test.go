@@ -20,11 +20,16 @@ func trainTiny(t *testing.T, method string, seed int, extra ...map[string]any) *
 	return trainTinyOn(t, testutil.Backend(t), method, seed, extra...)
 }
 
+// tinyParams are the hyper-parameters of trainTiny: 2 runs of 12 epochs, small widths, seed.
+func tinyParams(seed int) map[string]any {
+	return map[string]any{ParamEpochs: 12, ParamRuns: 2, backbones.ParamDropout: 0.5, backbones.ParamHidden: 8, methods.ParamHops: 2,
+		methods.ParamAlpha: 0.3, methods.ParamLabelGrad: true, ParamSeed: seed, backbones.ParamUseBN: true}
+}
+
 // trainTinyOn trains method on tinyGraph with backend: 2 runs of 12 epochs, small widths, seeded.
 func trainTinyOn(t *testing.T, backend backends.Backend, method string, seed int, extra ...map[string]any) *Result {
 	ctx := context.New()
-	ctx.SetParams(map[string]any{ParamEpochs: 12, ParamRuns: 2, backbones.ParamDropout: 0.5, backbones.ParamHidden: 8, methods.ParamHops: 2,
-		methods.ParamAlpha: 0.3, methods.ParamLabelGrad: true, ParamSeed: seed, backbones.ParamUseBN: true})
+	ctx.SetParams(tinyParams(seed))
 	for _, params := range extra {
 		ctx.SetParams(params)
 	}
@@ -224,5 +229,27 @@ func TestTrainRejectsInvalidGraphs(t *testing.T) {
 		if _, err := Train(context.New(), testutil.Backend(t), g, "gcn", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error containing %q", c.what, err, c.want)
 		}
+	}
+}
+
+// TestTrainBatches: with TrainBatches every epoch makes one update per batch on the batch's own
+// graph and evaluates the whole graph; a batch that is the whole graph with its split trains as
+// full-batch training does, epoch by epoch (same losses and accuracies).
+func TestTrainBatches(t *testing.T) {
+	full := trainTiny(t, "geomix1", 4)
+	g := testutil.TinyGraph()
+	split := g.Splits[0]
+	whole := *g
+	g.TrainBatches = []datasets.TrainBatch{{Graph: &whole, Labelled: split.Train, Augmented: complement(g.NumNodes, split.Train)}}
+	ctx := context.New()
+	ctx.SetParams(tinyParams(4))
+	batched, err := Train(ctx, testutil.Backend(t), g, "geomix1", WithProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRuns(t, "one batch = the graph", full, batched)
+	g.TrainBatches[0].Labelled = []int32{0, 40}
+	if _, err := Train(ctx, testutil.Backend(t), g, "geomix1", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), "train batch 0's labelled set") {
+		t.Errorf("a batch node out of range: got %v, want an error naming the batch's set", err)
 	}
 }
