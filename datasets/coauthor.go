@@ -13,7 +13,7 @@ const (
 	coauthorSeed          = 123
 )
 
-// coauthorSpecs are the gnn-benchmark files (shchur/gnn-benchmark@1e72912, PROVENANCE.md §2).
+// coauthorSpecs are the gnn-benchmark files (the shchur/gnn-benchmark repository; see docs/data.md).
 var coauthorSpecs = map[string]fileSpec{
 	"cs": {Path: "coauthor/ms_academic_cs.npz", Size: 12835626,
 		URL:    "https://github.com/shchur/gnn-benchmark/raw/master/data/npz/ms_academic_cs.npz",

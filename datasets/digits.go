@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// digitsFile is scikit-learn's copy of the UCI optical digits test set (PROVENANCE.md, digits).
+// digitsFile is scikit-learn's copy of the UCI optical digits test set (see docs/data.md).
 var digitsFile = fileSpec{
 	Path:   "sklearn-digits/digits.csv.gz",
 	URL:    "https://github.com/scikit-learn/scikit-learn/raw/1.2.1/sklearn/datasets/data/digits.csv.gz",

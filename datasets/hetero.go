@@ -6,7 +6,7 @@ import (
 )
 
 // heteroSpecs are the filtered Wikipedia graphs of Platonov et al. 2023
-// (yandex-research/heterophilous-graphs@a431395, PROVENANCE.md §3).
+// (the yandex-research/heterophilous-graphs repository; see docs/data.md).
 var heteroSpecs = map[string]fileSpec{
 	"squirrel": {Path: "heterophilous-graphs/squirrel_filtered.npz", Size: 208215,
 		URL:    "https://github.com/yandex-research/heterophilous-graphs/raw/main/data/squirrel_filtered.npz",

@@ -40,7 +40,7 @@ const news20Note = "Documents are read in sklearn load_files order (train then t
 	"the reference's fetch_20newsgroups also shuffles them (random_state=42) and torch's RNG draws its split, " +
 	"neither replicable here: the split differs in membership, not in protocol " +
 	"(per class %d train, %d validation, rest test). In the project's shared copy of the corpus, 16 train " +
-	"files of these groups have TABs for line ends (see its PROVENANCE.md), which gives the same tokens."
+	"files of these groups have TABs for line ends (see docs/data.md), which gives the same tokens."
 
 // isRegularFile reports whether the entry e of folder is a regular file or a symbolic link to one
 // (as sklearn's load_files, which follows links).

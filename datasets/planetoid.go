@@ -15,7 +15,7 @@ import (
 const planetoidURL = "https://github.com/kimiyoung/planetoid/raw/master/data/"
 
 // planetoidFiles holds size and sha256 of every raw Planetoid file (kimiyoung/planetoid@af6abf4,
-// see the shared PROVENANCE.md §1), keyed by "<name>.<suffix>".
+// see docs/data.md), keyed by "<name>.<suffix>".
 var planetoidFiles = map[string]struct {
 	size   int64
 	sha256 string

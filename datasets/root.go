@@ -8,7 +8,7 @@ import (
 )
 
 // EnvData names the environment variable that points at the data root (CI sets it to
-// ../shared/data). The layout under the root is the one of the project's shared data folder, e.g.
+// ../shared/data). The layout under the root is the one docs/data.md lists, e.g.
 // planetoid/ind.cora.x, coauthor/ms_academic_cs.npz, heterophilous-graphs/squirrel_filtered.npz.
 const EnvData = "GEOMIX_DATA"
 

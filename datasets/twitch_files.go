@@ -14,7 +14,7 @@ const twitchNumFeatures = 3170
 const twitchURLPrefix = "https://github.com/CUAI/Non-Homophily-Large-Scale/raw/82f8f05c5c3ec16bd5b505cc7ad62ab5e09051e6/data/twitch/"
 
 // twitchChecksums holds the size and sha256 of every raw file, keyed by its path under twitch/
-// (from the project's PROVENANCE.md §4).
+// (see docs/data.md).
 var twitchChecksums = map[string]struct {
 	size   int64
 	sha256 string

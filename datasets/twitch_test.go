@@ -24,7 +24,7 @@ func writeFixture(t *testing.T, dir, name, content string) string {
 
 func TestTwitchRegions(t *testing.T) {
 	root := coreDataRoot(t)
-	// Published counts: nodes (distinct new_id) and edge-file lines (PROVENANCE §4).
+	// Published counts: nodes (distinct new_id) and edge-file lines (the MUSAE release).
 	want := map[string][2]int{
 		"DE": {9498, 153138}, "ENGB": {7126, 35324}, "ES": {4648, 59382}, "FR": {6549, 112666},
 		"PTBR": {1912, 31299}, "RU": {4385, 37304}, "TW": {2772, 63462},
