@@ -236,22 +236,22 @@ func For(dataset, method string) (*Preset, error) {
 	}
 	if method == "glognn" {
 		maps.Copy(p.Params, gloGNNParams(dataset))
-		p.Source += " for the data; GloGNN's own model and optimizer (its reproduce script's " + gloGNNRow(dataset) + " row, SPEC §6.7)"
+		p.Source += " for the data; GloGNN's own model and optimizer (its reproduce script's " + gloGNNRow(dataset) + " row, RecklessRonan/GloGNN small-scale)"
 	}
 	switch method {
 	case "mixup":
 		maps.Copy(p.Params, mixupParams)
-		p.Source += " for the protocol; node Mixup's own model and optimizer settings (Wang et al.'s code, SPEC §6.2)"
+		p.Source += " for the protocol; node Mixup's own model and optimizer settings (Wang et al.'s code, vanoracai/MixupForGraph)"
 	case "dann":
 		maps.Copy(p.Params, dannParams)
-		p.Source += " for the data; DANN's model and optimizer from StruRW's template (SPEC §6.6)"
+		p.Source += " for the data; DANN's model and optimizer from StruRW's template (Graph-COM/StruRW, StruRW_Adv)"
 	case "graphmix":
 		maps.Copy(p.Params, graphMixParams)
 		p.Params[methods.ParamGraphMixGamma] = 1.0
 		if dataset == "cora" || dataset == "citeseer" {
 			p.Params[methods.ParamGraphMixGamma] = 10.0
 		}
-		p.Source += " for the data; GraphMix's own model, optimizer and schedule (Verma et al.'s code, SPEC §6.3)"
+		p.Source += " for the data; GraphMix's own model, optimizer and schedule (Verma et al.'s code, vikasverma1077/GraphMix)"
 	}
 	return p, nil
 }
