@@ -43,10 +43,12 @@ const eermEditorScope = "eerm_editor"
 // and the GCN's variables receive none of it. The editors' variables are B̃ = B / ρ with
 // ρ = lr_a / lr: Adam's step is invariant to the scale of a gradient, so the trainer's one Adam (lr)
 // moves B by lr_a times Adam's direction, and −(wd/2)‖B̃‖² cancels the coupled weight decay the
-// trainer adds to every gradient, as EERM's editor optimizer has none.
+// trainer adds to every gradient (EERM's editors have their own AdamW(lr_a), whose default
+// decoupled decay shrinks B by a factor 1 − 1e-2·lr_a per step; that shrinkage is left out).
 //
 // Differences from EERM's code, all deliberate:
-//   - Its editor holds a dense n×n logit matrix per environment (a GB per view on Twitch-DE alone).
+//   - Its editor holds a dense n×n logit matrix per environment (1.8 GB of float32 per view on the
+//     pooled DE+ENGB+ES, plus Adam's moments).
 //     Here each node's row holds ParamEERMCandidates candidate sources, drawn without replacement
 //     at the start of every run, uniformly among the training-domain nodes (every node not in an
 //     extra test set: on twitch-ood the pooled DE+ENGB+ES); its B starts U(0, 1) as its
@@ -65,8 +67,8 @@ type eerm struct {
 	// index of their edge in the trainer's adjacency, sorted by source.
 	domain  []int32
 	sources [][]eermEdge
-	// numNodes and numEdges are N and the adjacency's entry count (self-loops included).
-	numNodes, numEdges int
+	// numEdges is the adjacency's entry count (self-loops included).
+	numEdges int
 	// tables are the current run's candidate tables (Draw's inputs after β_t).
 	tables []*tensors.Tensor
 }
@@ -118,7 +120,7 @@ func (e *eerm) Prepare(ctx *context.Context, _ *Model, g *datasets.Graph) error 
 			ParamEERMSamples, e.samples, e.candidates, ParamEERMCandidates, len(e.domain))
 	}
 	adj := mixing.BuildAdjacency(g, mixing.NormSymmetric)
-	e.numNodes, e.numEdges = g.NumNodes, len(adj.Src)
+	e.numEdges = len(adj.Src)
 	e.sources = make([][]eermEdge, g.NumNodes)
 	for i := range adj.Src {
 		e.sources[adj.Dst[i]] = append(e.sources[adj.Dst[i]], eermEdge{adj.Src[i], int32(i)})
