@@ -31,6 +31,9 @@ type Options struct {
 	// for a graph file that stores none (FromNPZ, FromEdgeList); 0 means DefaultTrainPerClass and
 	// DefaultValPerClass.
 	TrainPerClass, ValPerClass int
+	// TwitchFeatures selects twitch-ood's node features: TwitchFeaturesRaw ("" or "raw", the
+	// default) or TwitchFeaturesSVD128 ("svd128"). Other data sets refuse any value but the default.
+	TwitchFeatures string
 }
 
 // canonicalOrder is the order of the data sets in issue 2's table (the paper's tables); Names lists
@@ -87,6 +90,12 @@ func Load(name string, opts Options) (*Graph, error) {
 	registryMu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("datasets: unknown data set %q; known: %s", name, strings.Join(Names(), ", "))
+	}
+	if err := checkTwitchFeatures(opts.TwitchFeatures); err != nil {
+		return nil, fmt.Errorf("datasets: %s: %w", name, err)
+	}
+	if opts.TwitchFeatures == TwitchFeaturesSVD128 && name != "twitch-ood" {
+		return nil, fmt.Errorf("datasets: twitch features %q apply to twitch-ood only (fitted on its training regions), not to %q", opts.TwitchFeatures, name)
 	}
 	return load(opts)
 }

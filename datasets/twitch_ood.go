@@ -24,7 +24,9 @@ type NodeSet struct {
 // are part of the graph, as in the reference (they are unlabeled nodes during training).
 //
 // Differences from the reference: it used PyG's 128-d Twitch embeddings, which are no longer
-// obtainable, so the features here are the 3170-d binary game features; FR has 6549 nodes, not
+// obtainable, so the features here are the 3170-d binary game features, or with
+// Options.TwitchFeatures "svd128" their 128-d truncated SVD fitted on DE+ENGB+ES only (the nodes
+// come in region order, so these are the first rows); FR has 6549 nodes, not
 // PyG's 6551 (two duplicated rows of the raw target file are kept once); the split cannot replicate
 // torch.randperm. The reference metric is accuracy (not EERM's ROC-AUC).
 type TwitchOOD struct {
@@ -70,9 +72,20 @@ func LoadTwitchOOD(opts Options) (*TwitchOOD, error) {
 	for _, set := range out.Regions[:twitchInDistribution] {
 		inDist = append(inDist, set.Nodes...)
 	}
+	featureNote := "twitch_features=" + TwitchFeaturesRaw + ": " + twitchFeatureNote
+	if err := checkTwitchFeatures(opts.TwitchFeatures); err != nil {
+		return nil, err
+	}
+	if opts.TwitchFeatures == TwitchFeaturesSVD128 {
+		reduced, note, err := reduceTwitchFeatures(g.Features, len(inDist), opts.RawFeatures)
+		if err != nil {
+			return nil, err
+		}
+		g.Features, featureNote = reduced, note
+	}
 	out.ExtraTests = out.Regions[twitchInDistribution:]
 	g.Splits = []Split{randomSplit(inDist, 0.5, 0.25, newSplitRNG(opts.seedOr(referenceSeed)))}
-	g.Notes = strings.Join(append([]string{twitchFeatureNote, fmt.Sprintf("Nodes: %s. Splits[0] is a seeded random "+
+	g.Notes = strings.Join(append([]string{featureNote, fmt.Sprintf("Nodes: %s. Splits[0] is a seeded random "+
 		"50/25/25 split of DE+ENGB+ES; its Test is the in-distribution test; FR, PTBR and RU are the OOD test sets "+
 		"(Graph.ExtraTests). The reference reports accuracy.", strings.Join(ranges, ", "))}, quirks...), " ")
 	return out, nil
@@ -86,4 +99,26 @@ func init() {
 		}
 		return t.Graph, nil
 	})
+}
+
+// reduceTwitchFeatures returns the 128-d truncated SVD of x fitted on its first inDist rows (the
+// in-distribution regions) and applied to every row, with the note that says so; raw says whether
+// x is the binary features as read (else row-normalised).
+func reduceTwitchFeatures(x *CSR, inDist int, raw bool) (*CSR, string, error) {
+	svd, err := fitTruncatedSVD(x, inDist, twitchSVDRank, twitchSVDSeed)
+	if err != nil {
+		return nil, "", err
+	}
+	reduced, err := svd.Project(x)
+	if err != nil {
+		return nil, "", err
+	}
+	input := "row-normalised"
+	if raw {
+		input = "raw"
+	}
+	return reduced, fmt.Sprintf("twitch_features=%s: Features are a %d-d truncated SVD (uncentred, seed %d) of MUSAE's 3170-d "+
+		"binary game features (%s), fitted on DE+ENGB+ES only and applied to all six regions; it keeps %.1f%% of the "+
+		"training features' squared norm. The GeoMix code used PyG's 128-d Twitch embeddings (graphmining.ai npz), "+
+		"which are no longer obtainable.", TwitchFeaturesSVD128, twitchSVDRank, twitchSVDSeed, input, 100*svd.Energy), nil
 }

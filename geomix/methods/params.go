@@ -36,4 +36,18 @@ const (
 	// ParamDANNReversal caps DANN's gradient reversal coefficient min((t+1)/E, cap) (float64, 0.2,
 	// StruRW's alphamin).
 	ParamDANNReversal = "dann_reversal"
+	// ParamEERMEnvironments is EERM's K, the number of graph editors, i.e. of generated
+	// environments per update (int, 3).
+	ParamEERMEnvironments = "eerm_k"
+	// ParamEERMSamples is EERM's num_sample s, the edges each editor flips into every node (int, 5).
+	ParamEERMSamples = "eerm_samples"
+	// ParamEERMBeta is EERM's β, the weight of the mean risk in Var + β_t Mean; β_t ramps from β to
+	// 10β over the run as in its Twitch code (float64, 1; its Twitch command: 3).
+	ParamEERMBeta = "eerm_beta"
+	// ParamEERMEditorLR is EERM's lr_a, the editors' Adam learning rate (float64, 0.005; its Twitch
+	// command: 1e-3).
+	ParamEERMEditorLR = "eerm_lr_a"
+	// ParamEERMCandidates is how many candidate sources each node's editor row holds, drawn once per
+	// training among the training-domain nodes (int, 64); EERM's code holds all n (see eerm.go).
+	ParamEERMCandidates = "eerm_candidates"
 )

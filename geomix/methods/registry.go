@@ -20,6 +20,7 @@ var registry = []struct {
 	{"mixup", func() Method { return &nodeMixup{} }},
 	{"graphmix", func() Method { return &graphMix{} }},
 	{"dann", func() Method { return &dann{} }},
+	{"eerm", func() Method { return &eerm{} }},
 	{"geomix1", func() Method { return &geoMix{variant: geoMixI} }},
 	{"geomix2", func() Method { return &geoMix{variant: geoMixII} }},
 	{"geomix3", func() Method { return &geoMix{variant: geoMixIII} }},
@@ -29,7 +30,7 @@ var registry = []struct {
 }
 
 // Names lists the valid method ids: the baselines (gcn, gat, sgc, appnp, glognn, mlp, mixup,
-// graphmix, dann), then GeoMix-I/II/III (geomix1, geomix2, geomix3; geomix3-paper is GeoMix-III
+// graphmix, dann, eerm), then GeoMix-I/II/III (geomix1, geomix2, geomix3; geomix3-paper is GeoMix-III
 // with the paper's attention) and the ablations (randommix, nolocality).
 func Names() []string {
 	names := make([]string, len(registry))

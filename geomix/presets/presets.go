@@ -25,7 +25,7 @@ type Preset struct {
 // variantRow is one row of a run script: the values that differ per data set and variant.
 type variantRow struct {
 	lr, wd, dropout float64
-	hidden, hops    int
+	hidden, hops    int     // hidden 0 = the group's width (the Twitch script sets 32 for every row)
 	alpha           float64 // GeoMix-I/II α
 	res, graph      float64 // GeoMix-III β, η
 	labelGrad, bn   bool
@@ -146,6 +146,15 @@ var dannParams = map[string]any{backbones.ParamHidden: 50, backbones.ParamDropou
 var graphMixParams = map[string]any{backbones.ParamHidden: 16, methods.ParamInputDropout: 0.5, backbones.ParamDropout: 0.0, training.ParamLR: 0.01,
 	training.ParamWeightDecay: 5e-4, training.ParamEpochs: 2000, training.ParamSelectLast: true, backbones.ParamUseBN: false, training.ParamResetAdam: true}
 
+// eermParams are EERM's settings from its Twitch command (qitianwu/GraphOOD-EERM, multigraph/run.sh,
+// and its argparse defaults): a 2-layer GCN of 32 units with BatchNorm and no dropout, lr 0.01,
+// weight decay 1e-3, 200 epochs, K = 3 editors flipping s = 5 edges into every node, β = 3 and the
+// editors' lr_a = 1e-3. Runs, seed, split and selection (in-distribution validation accuracy) are
+// the data set's, and Adam is re-created every run, as EERM's loop does.
+var eermParams = map[string]any{backbones.ParamHidden: 32, backbones.ParamLayers: 2, backbones.ParamUseBN: true, backbones.ParamDropout: 0.0,
+	training.ParamLR: 0.01, training.ParamWeightDecay: 1e-3, training.ParamEpochs: 200, methods.ParamEERMEnvironments: 3,
+	methods.ParamEERMSamples: 5, methods.ParamEERMBeta: 3.0, methods.ParamEERMEditorLR: 1e-3, training.ParamResetAdam: true}
+
 // gloGNNRows are GloGNN's reproduce-script settings (RecklessRonan/GloGNN, small-scale):
 // dropout, weight decay, α, β, γ, δ, norm layers, orders; all with 64 units, lr 0.01, 2000 epochs.
 // Only Cora, Chameleon and Squirrel are known; the other homophilic data sets take Cora's row (see
@@ -181,8 +190,8 @@ func gloGNNParams(dataset string) map[string]any {
 
 // For returns the script configuration of (dataset, method). GeoMix-I's row also serves the
 // plain baselines (without mixing, so label_grad and λ are unused), RandomMix and NoLocality;
-// mixup and graphmix take the row's protocol with their own model settings (mixupParams,
-// graphMixParams);
+// mixup, graphmix, dann and eerm take the row's protocol with their own model settings (mixupParams,
+// graphMixParams, dannParams, eermParams);
 // geomix3-paper uses GeoMix-III's row. The plain baselines re-create Adam every run (ParamResetAdam):
 // geomix has no baseline code, and the LINKX-style baseline template builds its optimizer
 // inside the run loop; GeoMix keeps the carry-over of the authors' main_exp and hetero code
@@ -211,12 +220,11 @@ func For(dataset, method string) (*Preset, error) {
 	p.Params[training.ParamLR] = row.lr
 	p.Params[training.ParamWeightDecay] = row.wd
 	p.Params[backbones.ParamDropout] = row.dropout
-	p.Params[backbones.ParamHidden] = row.hidden
 	p.Params[methods.ParamHops] = row.hops
 	p.Params[methods.ParamLabelGrad] = row.labelGrad
 	p.Params[backbones.ParamUseBN] = row.bn
-	if row.hidden == 0 {
-		delete(p.Params, backbones.ParamHidden)
+	if row.hidden > 0 {
+		p.Params[backbones.ParamHidden] = row.hidden
 	}
 	if variant == 2 {
 		p.Params[methods.ParamResWeight] = row.res
@@ -245,6 +253,9 @@ func For(dataset, method string) (*Preset, error) {
 	case "dann":
 		maps.Copy(p.Params, dannParams)
 		p.Source += " for the data; DANN's model and optimizer from StruRW's template (Graph-COM/StruRW, StruRW_Adv)"
+	case "eerm":
+		maps.Copy(p.Params, eermParams)
+		p.Source += " for the data; EERM's model, optimizer and editors from its Twitch command (Wu et al.'s code, multigraph/run.sh)"
 	case "graphmix":
 		maps.Copy(p.Params, graphMixParams)
 		p.Params[methods.ParamGraphMixGamma] = 1.0

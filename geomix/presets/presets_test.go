@@ -1,11 +1,14 @@
 package presets
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix/backbones"
 	"github.com/geomix-go/geomix/geomix/methods"
 	"github.com/geomix-go/geomix/geomix/training"
+	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
 // TestPresetCora checks one preset row against the authors' main_exp/exp/aug_gcn.sh (Cora GeoMix-III).
@@ -70,5 +73,20 @@ func TestPresetBaselines(t *testing.T) {
 		if _, err := methods.New(c.method); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestLoadPassesTwitchFeatures: the twitch_features hyper-parameter reaches the loader (which refuses
+// svd128 outside twitch-ood before reading any file), and a value of the wrong type is refused.
+func TestLoadPassesTwitchFeatures(t *testing.T) {
+	ctx := context.New()
+	ctx.SetParam(training.ParamTwitchFeatures, datasets.TwitchFeaturesSVD128)
+	opts := datasets.Options{Root: t.TempDir(), Offline: true}
+	if _, _, _, err := Load(ctx, "cora", "gcn", opts); err == nil || !strings.Contains(err.Error(), "twitch-ood only") {
+		t.Errorf("cora with twitch_features=svd128: %v", err)
+	}
+	ctx.SetParam(training.ParamTwitchFeatures, 128)
+	if _, _, _, err := Load(ctx, "cora", "gcn", opts); err == nil || !strings.Contains(err.Error(), "want string") {
+		t.Errorf("twitch_features=128: %v", err)
 	}
 }

@@ -46,9 +46,9 @@ func sameRuns(t *testing.T, what string, a, b *Result) {
 
 // TestCheckpointResumesExactly: writing checkpoints does not change the numbers, and a Train that
 // finds the checkpoint of run 2 (Adam's state carried over, frozen or trained attention, RandomMix's
-// host RNG) recomputes run 2 exactly as the uninterrupted Train did.
+// host RNG, EERM's candidate tables and editors) recomputes run 2 exactly as the uninterrupted Train did.
 func TestCheckpointResumesExactly(t *testing.T) {
-	for _, method := range []string{"geomix1", "geomix3", "randommix", "mixup", "graphmix"} {
+	for _, method := range []string{"geomix1", "geomix3", "randommix", "mixup", "graphmix", "eerm"} {
 		plain, err := Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), method, WithProgress(io.Discard))
 		if err != nil {
 			t.Fatal(err)

@@ -55,3 +55,29 @@ func TestDANNNeedsATargetDomain(t *testing.T) {
 	}
 	sameRuns(t, "dann twice", a, b)
 }
+
+// TestEERMTrains: EERM trains two runs on a graph with an out-of-distribution set (outside its
+// editors' domain), the same seed giving the same runs, and refuses an adjacency it cannot re-normalise.
+func TestEERMTrains(t *testing.T) {
+	g := testutil.TinyGraph()
+	g.ExtraTests = []datasets.NodeSet{{Name: "ood", Nodes: []int32{26, 27, 28, 29}}}
+	ctx := context.New()
+	ctx.SetParams(map[string]any{ParamEpochs: 6, ParamRuns: 2, backbones.ParamHidden: 8, backbones.ParamUseBN: true,
+		methods.ParamEERMCandidates: 8, methods.ParamEERMBeta: 3.0, methods.ParamEERMEditorLR: 1e-3})
+	a, err := Train(ctx, testutil.Backend(t), g, "eerm", WithProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Train(ctx, testutil.Backend(t), g, "eerm", WithProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRuns(t, "eerm twice", a, b)
+	if a.PerRun[0].Curve[0].Loss == a.PerRun[1].Curve[0].Loss {
+		t.Error("two runs began with the same loss: the editors or the model were not re-drawn")
+	}
+	ctx.SetParam(ParamNormalization, "row")
+	if _, err := Train(ctx, testutil.Backend(t), g, "eerm", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), "normalization") {
+		t.Errorf("eerm with the row normalisation: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix/backbones"
 	"github.com/geomix-go/geomix/geomix/methods"
 )
@@ -44,6 +45,11 @@ const (
 	ParamLRDecayEvery = "lr_decay_every"
 	// ParamLRDecayFactor is StepLR's γ (float64, 1; DANN's 0.8).
 	ParamLRDecayFactor = "lr_decay_factor"
+	// ParamTwitchFeatures selects twitch-ood's node features, datasets.TwitchFeaturesRaw or
+	// datasets.TwitchFeaturesSVD128 (string, "raw"). presets.Load (TrainPreset, the CLI, the tables)
+	// loads the data set with it; Train itself trains on the graph it is given, whose Notes name
+	// its features.
+	ParamTwitchFeatures = "twitch_features"
 )
 
 // paramDefaults are the argparse defaults of the authors' main_exp code (src/main_exp/main.py), used when
@@ -76,8 +82,14 @@ var paramDefaults = map[string]any{
 	ParamSelectLast:                 false,
 	methods.ParamGraphMixGamma:      1.0,
 	methods.ParamDANNReversal:       0.2,
+	methods.ParamEERMEnvironments:   3,
+	methods.ParamEERMSamples:        5,
+	methods.ParamEERMBeta:           1.0,
+	methods.ParamEERMEditorLR:       0.005,
+	methods.ParamEERMCandidates:     64,
 	ParamLRDecayEvery:               0,
 	ParamLRDecayFactor:              1.0,
+	ParamTwitchFeatures:             datasets.TwitchFeaturesRaw,
 	backbones.ParamFeatureLayout:    "auto",
 	backbones.ParamGATHeads:         8,
 	backbones.ParamGATOutHeads:      1,

@@ -369,7 +369,7 @@ func TestTable3ReadsExtraTests(t *testing.T) {
 	o := testOptions(dir)
 	o.Datasets = []string{"twitch-ru"}
 	sweep, err := Run(t3, fake.run, o)
-	if err == nil || fake.total() != 7 || fake.calls["twitch-ood/gcn"] != 1 || sweep.Ran != 6 {
+	if err == nil || fake.total() != 8 || fake.calls["twitch-ood/gcn"] != 1 || fake.calls["twitch-ood/eerm"] != 1 || sweep.Ran != 7 {
 		t.Fatalf("err %v, calls %v, ran %d; want one training per row on twitch-ood, geomix3 failing", err, fake.calls, sweep.Ran)
 	}
 	if _, err := os.Stat(RecordPath(dir, "table3", "twitch-ood", "gcn")); err != nil {
@@ -388,8 +388,8 @@ func TestTable3ReadsExtraTests(t *testing.T) {
 		if r := got[col+"/geomix3"]; r.Status != StatusFailed {
 			t.Errorf("%s/geomix3: status %q, want failed", col, r.Status)
 		}
-		if r := got[col+"/eerm"]; r.Status != StatusNotImplemented || r.Paper == nil {
-			t.Errorf("%s/eerm: %+v, want the paper's cell, not implemented", col, r)
+		if r := got[col+"/eerm"]; r.Status != StatusOK || r.Paper == nil {
+			t.Errorf("%s/eerm: %+v, want ours beside the paper's", col, r)
 		}
 	}
 	if md := sweep.Report.Markdown(); !strings.HasPrefix(reportCell(md, "ERM", "Twitch-FR"), "59.00 ± 1.00 / 57.98 ± 2.41") {
