@@ -32,7 +32,18 @@ func TestNotebookRelativeDataRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start, out := t.TempDir(), t.TempDir()
+	// A folder two levels under the repository: the relative path from it is wrong from the
+	// repository root and from the kernel's folder, so only resolving it where the command started
+	// finds Cora (a path up to / and down again would be right from anywhere).
+	if err := os.MkdirAll(filepath.Join(root, "build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start, err := os.MkdirTemp(filepath.Join(root, "build"), "relative-data-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(start) })
+	out := t.TempDir()
 	rel, err := filepath.Rel(start, data)
 	if err != nil || filepath.IsAbs(rel) {
 		t.Fatalf("no relative path from %s to %s (%v)", start, data, err)

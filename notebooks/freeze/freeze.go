@@ -18,7 +18,7 @@ import (
 // chartMarker is in every chart output of viz (Chart.Display and Chart.Update).
 const chartMarker = `class="geomix-chart"`
 
-// Freeze returns the notebook nb (nbformat 4 JSON) with every chart output replaced by a PNG image
+// Freeze returns the notebook nb (nbformat 4 JSON) with every chart output replaced by an image (see draw)
 // drawn by the Chromium at chromium (profile and pages under tmp), stderr streams and execution
 // timestamps removed, and the number of charts it drew. A chart that does not draw is an error.
 func Freeze(nb []byte, chromium, tmp string) ([]byte, int, error) {
@@ -58,12 +58,12 @@ func Freeze(nb []byte, chromium, tmp string) ([]byte, int, error) {
 					return nil, 0, err
 				}
 			}
-			png, title, err := draw(browser, html, filepath.Join(tmp, fmt.Sprintf("chart%d.html", charts)))
+			mime, image, title, err := draw(browser, html, filepath.Join(tmp, fmt.Sprintf("chart%d.html", charts)))
 			if err != nil {
 				return nil, 0, fmt.Errorf("cell %d: %w", i, err)
 			}
 			charts++
-			output["data"] = map[string]any{"image/png": base64.StdEncoding.EncodeToString(png), "text/plain": "chart: " + title}
+			output["data"] = map[string]any{mime: base64.StdEncoding.EncodeToString(image), "text/plain": "chart: " + title}
 			output["metadata"] = map[string]any{}
 			delete(output, "transient")
 			kept = append(kept, output)
@@ -105,8 +105,9 @@ const drawJS = `new Promise(function (resolve, reject) {
     var el = document.querySelector('.geomix-chart'), chart = el && window.echarts && echarts.getInstanceByDom(el);
     if (chart) {
       var title = chart.getOption().title;
+      var canvas = chart.getRenderedCanvas({pixelRatio: 1, backgroundColor: '#fff'});
       resolve(JSON.stringify({title: (title && title[0] && title[0].text) || '',
-        png: chart.getDataURL({type: 'png', pixelRatio: 1, backgroundColor: '#fff'})}));
+        png: canvas.toDataURL('image/png'), jpeg: canvas.toDataURL('image/jpeg', 0.85)}));
     } else if ((waited += 50) > 20000) {
       reject(new Error('the chart did not draw: ' + (el ? el.textContent : 'no chart element')));
     } else {
@@ -115,32 +116,49 @@ const drawJS = `new Promise(function (resolve, reject) {
   })();
 })`
 
-// draw opens the chart output html as the page file path and returns the chart as a PNG and its title.
-func draw(browser *cdp.Browser, html, path string) ([]byte, string, error) {
+// maxPNG is the size above which a chart is saved as a JPEG (quality 0.85) when that is smaller:
+// dense scatters, whose PNG of thousands of anti-aliased points is about 200 KB.
+const maxPNG = 100 << 10
+
+// draw opens the chart output html as the page file path and returns the chart's image (its MIME
+// type, "image/png", or "image/jpeg" for a PNG over maxPNG) and its title.
+func draw(browser *cdp.Browser, html, path string) (mime string, image []byte, title string, err error) {
 	page := "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body style=\"margin:0;background:#fff\">\n" + html + "\n</body></html>\n"
 	if err := writeFile(path, []byte(page)); err != nil {
-		return nil, "", err
+		return "", nil, "", err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p, err := browser.NewPage(ctx, "file://"+path)
 	if err != nil {
-		return nil, "", err
+		return "", nil, "", err
 	}
 	var raw string
 	if err := p.Eval(ctx, drawJS, &raw); err != nil {
-		return nil, "", fmt.Errorf("drawing a chart: %w (page errors: %q)", err, p.Errors())
+		return "", nil, "", fmt.Errorf("drawing a chart: %w (page errors: %q)", err, p.Errors())
 	}
-	var got struct{ Title, PNG string }
+	var got struct{ Title, PNG, JPEG string }
 	if err := json.Unmarshal([]byte(raw), &got); err != nil {
-		return nil, "", err
+		return "", nil, "", err
 	}
-	b64, ok := strings.CutPrefix(got.PNG, "data:image/png;base64,")
+	png, err := decodeDataURL(got.PNG, "image/png")
+	if err != nil || len(png) <= maxPNG {
+		return "image/png", png, got.Title, err
+	}
+	jpeg, err := decodeDataURL(got.JPEG, "image/jpeg")
+	if err != nil || len(jpeg) >= len(png) {
+		return "image/png", png, got.Title, err
+	}
+	return "image/jpeg", jpeg, got.Title, nil
+}
+
+// decodeDataURL returns the bytes of a base64 data URL of type mime.
+func decodeDataURL(url, mime string) ([]byte, error) {
+	b64, ok := strings.CutPrefix(url, "data:"+mime+";base64,")
 	if !ok {
-		return nil, "", fmt.Errorf("chart %q: not a PNG data URL: %.40q", got.Title, got.PNG)
+		return nil, fmt.Errorf("not a %s data URL: %.40q", mime, url)
 	}
-	png, err := base64.StdEncoding.DecodeString(b64)
-	return png, got.Title, err
+	return base64.StdEncoding.DecodeString(b64)
 }
 
 // writeFile writes b to path atomically.

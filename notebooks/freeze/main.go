@@ -1,6 +1,6 @@
 // Command freeze writes an executed notebook in the form committed under notebooks/: every chart
-// output (viz's interactive ECharts HTML, about 1 MB each) becomes a PNG image of the chart drawn by
-// headless Chromium, which GitHub and any notebook viewer show without JavaScript; stderr streams
+// output (viz's interactive ECharts HTML, about 1 MB each) becomes an image of the chart drawn by
+// headless Chromium (PNG; JPEG for a dense scatter whose PNG is over 100 KB), which GitHub and any notebook viewer show without JavaScript; stderr streams
 // (progress bars) and per-cell execution timestamps are dropped. Everything else is kept as executed.
 //
 //	go run ./notebooks/freeze build/notebooks/00-quickstart.ipynb notebooks/00-quickstart.ipynb
@@ -47,6 +47,6 @@ func run(in, out string) error {
 	if err := writeFile(out, frozen); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "freeze: %s: %d chart(s) as PNG, %d bytes\n", out, charts, len(frozen))
+	fmt.Fprintf(os.Stderr, "freeze: %s: %d chart(s) as images, %d bytes\n", out, charts, len(frozen))
 	return nil
 }
