@@ -27,8 +27,8 @@ var (
 )
 
 // TestCommittedNotebooksHaveOutputs checks every notebook under notebooks/ as committed: executed in
-// order by a full run (no quick results), its charts as images within the size budget, no error
-// output, no inlined ECharts and no machine paths.
+// order by a full run (no quick results), its charts as images within the size budget, a quiet setup
+// cell, no error output, no inlined ECharts and no machine paths.
 func TestCommittedNotebooksHaveOutputs(t *testing.T) {
 	paths, err := filepath.Glob("*.ipynb")
 	if err != nil || len(paths) == 0 {
@@ -45,8 +45,9 @@ func TestCommittedNotebooksHaveOutputs(t *testing.T) {
 			}
 			var nb struct {
 				Cells []struct {
-					CellType       string `json:"cell_type"`
-					ExecutionCount *int   `json:"execution_count"`
+					CellType       string    `json:"cell_type"`
+					Source         multiline `json:"source"`
+					ExecutionCount *int      `json:"execution_count"`
 					Outputs        []struct {
 						OutputType string               `json:"output_type"`
 						Name       string               `json:"name"`
@@ -73,6 +74,9 @@ func TestCommittedNotebooksHaveOutputs(t *testing.T) {
 					t.Errorf("cell %d: execution count %v after %d: not executed in order by one run (scripts/notebooks.sh --commit)", i, c.ExecutionCount, last)
 				} else {
 					last = *c.ExecutionCount
+				}
+				if strings.Contains(string(c.Source), "go work init") && len(c.Outputs) > 0 {
+					t.Errorf("cell %d: the setup cell printed %d output(s): it should log to setup.log and print it only on failure", i, len(c.Outputs))
 				}
 				for _, o := range c.Outputs {
 					all := string(o.Text)
