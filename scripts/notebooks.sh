@@ -13,7 +13,8 @@
 #   5. runs `jupyter nbconvert --execute` on each notebook, with GEOMIX_HEADLESS=1, and exports HTML.
 # With --setup it stops after step 4 (the live-notebook test, notebooks/live_test.go, runs it so).
 # With --commit it then writes each executed notebook back to notebooks/ with its outputs, every chart
-# as a PNG image (see notebooks/freeze), so GitHub shows them; run it without GEOMIX_QUICK.
+# as an image (PNG; JPEG for dense scatters; see notebooks/freeze), so GitHub shows them; run it
+# without GEOMIX_QUICK. It needs chromium to draw the charts.
 # Step 2 also installs Debian's classic Jupyter Notebook (`jupyter notebook`), to open the notebooks in.
 #
 # Environment:
@@ -55,7 +56,6 @@ if [ -n "${GEOMIX_DATA:-}" ]; then
 	GEOMIX_DATA=$(realpath -m -- "$GEOMIX_DATA")
 	export GEOMIX_DATA
 fi
-
 
 step "building gonb, goimports and gopls into $bin"
 mkdir -p "$bin" "$out"
