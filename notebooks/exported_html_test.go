@@ -12,10 +12,10 @@ import (
 	"github.com/geomix-go/geomix/internal/cdp"
 )
 
-// TestExportedHTMLChartsDraw opens each HTML export that scripts/notebooks.sh wrote (nbconvert's
-// template loads RequireJS where it is installed, as Debian's libjs-requirejs) in headless Chromium and
-// checks that every chart on it is drawn.
-func TestExportedHTMLChartsDraw(t *testing.T) {
+// openExports returns the HTML exports scripts/notebooks.sh wrote and a headless Chromium to open
+// them in (closed when the test ends), skipping the test when there are none or no chromium.
+func openExports(t *testing.T) ([]string, *cdp.Browser) {
+	t.Helper()
 	pages, err := filepath.Glob(filepath.Join(executedDir, "*.html"))
 	if err != nil || len(pages) == 0 {
 		t.Skipf("no HTML export in %s: run scripts/notebooks.sh first (GEOMIX_QUICK=1 for a short run)", executedDir)
@@ -28,19 +28,34 @@ func TestExportedHTMLChartsDraw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
+	t.Cleanup(func() { b.Close() })
+	return pages, b
+}
+
+// openPage opens the file path in b, with a minute for the test to use it.
+func openPage(t *testing.T, b *cdp.Browser, path string) (context.Context, *cdp.Page) {
+	t.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	page, err := b.NewPage(ctx, "file://"+abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, page
+}
+
+// TestExportedHTMLChartsDraw opens each HTML export that scripts/notebooks.sh wrote (nbconvert's
+// template loads RequireJS where it is installed, as Debian's libjs-requirejs) in headless Chromium and
+// checks that every chart on it is drawn.
+func TestExportedHTMLChartsDraw(t *testing.T) {
+	pages, b := openExports(t)
 	for _, path := range pages {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			abs, err := filepath.Abs(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			page, err := b.NewPage(ctx, "file://"+abs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ctx, page := openPage(t, b, path)
 			status := chartStatsJS + `;
 				JSON.stringify({amd: typeof define === 'function' && !!define.amd, ready: document.readyState === 'complete',
 					charts: Array.prototype.map.call(document.querySelectorAll('.geomix-chart'), geomixChartStats)})`

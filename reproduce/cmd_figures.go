@@ -182,7 +182,7 @@ func runFigureBackbones(args []string) error {
 		},
 		render: func(o tables.Options) (any, string, error) { return tables.WriteBackboneReport(sweep, o) },
 		charts: func(report any, dir string) error {
-			return saveBackboneBars(report.(*tables.BackboneReport), sweep.Datasets, dir)
+			return saveBackboneBars(report.(*tables.BackboneReport), dir)
 		},
 	}, args)
 }
@@ -264,19 +264,13 @@ func runFigureTSNE(args []string) error {
 
 // saveScatters writes one standalone HTML scatter per stored embedding into dir, beside its record.
 func saveScatters(report *tables.TSNEReport, dir string) error {
-	for i, d := range report.Datasets {
-		for j, m := range report.Methods {
-			e := report.Embeddings[i][j]
-			if e == nil {
-				continue
-			}
-			chart, err := viz.Scatter{Title: fmt.Sprintf("t-SNE of %s on %s", tables.MethodNames[m], tables.DatasetNames[d]),
-				Subtitle: fmt.Sprintf("test %.2f%%, silhouette %.3f (2-D: %.3f); colour: true class", e.TestAcc, e.Silhouette, e.SilhouetteTSNE),
-				X:        e.X, Y: e.Y, Class: e.Labels}.Chart()
+	for i := range report.Datasets {
+		for _, e := range report.Stored(i) {
+			chart, err := e.Chart()
 			if err != nil {
 				return err
 			}
-			if err := saveChart(chart, filepath.Join(dir, d+"-"+m+".html")); err != nil {
+			if err := saveChart(chart, filepath.Join(dir, e.Dataset+"-"+e.Method+".html")); err != nil {
 				return err
 			}
 		}
@@ -301,9 +295,7 @@ func saveHeatmaps(report *tables.GridReport, dir string) error {
 		if p.Runs == 0 { // no point stored yet: nothing to draw
 			continue
 		}
-		alphas, hops, values := p.Heatmap()
-		chart, err := viz.Heatmap{Title: "Test accuracy (%), " + p.Title(), Subtitle: fmt.Sprintf("preset: alpha %g, K %d", p.PresetAlpha, p.PresetHops),
-			XName: "alpha", YName: "mixup hops K", XLabels: alphas, YLabels: hops, Values: values}.Chart()
+		chart, err := p.Chart()
 		if err != nil {
 			return err
 		}
@@ -316,22 +308,9 @@ func saveHeatmaps(report *tables.GridReport, dir string) error {
 
 // saveBackboneBars writes one standalone HTML bar chart per data set with at least one point into
 // dir: backbones as categories, plain and each GeoMix variant as series with ± std.
-func saveBackboneBars(report *tables.BackboneReport, datasetIDs []string, dir string) error {
-	for _, d := range datasetIDs {
-		stored := false
-		for _, p := range report.Panels {
-			stored = stored || (p.Dataset == d && p.Runs > 0)
-		}
-		if !stored {
-			continue
-		}
-		categories, series := report.Bars(d)
-		var bars []viz.BarSeries
-		for _, s := range series {
-			bars = append(bars, viz.BarSeries(s))
-		}
-		chart, err := viz.Bars{Title: "Test accuracy on " + tables.DatasetNames[d] + ": backbones plain and with GeoMix", Subtitle: "error bars: ± std over runs",
-			YName: "test accuracy (%)", Categories: categories, Series: bars}.Chart()
+func saveBackboneBars(report *tables.BackboneReport, dir string) error {
+	for _, d := range report.StoredDatasets() {
+		chart, err := report.Chart(d)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,10 @@
 # Chromium) and the integration tests on real data when GEOMIX_DATA points at the data root.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ -n "${GEOMIX_DATA:-}" ]; then # relative to where the command was started, not to the root
+	GEOMIX_DATA=$(realpath -m -- "$GEOMIX_DATA")
+	export GEOMIX_DATA
+fi
 cd "$root"
 
 echo "== test.sh: gofmt" >&2
