@@ -26,6 +26,7 @@ type trainOptions struct {
 	onEpoch         func(run int, s EpochStats)
 	checkpoint      string
 	representations func(run, epoch int, logits [][]float32)
+	stop            <-chan struct{}
 }
 
 // WithProgress sends the progress bar to w (default os.Stderr; io.Discard silences it).
@@ -51,6 +52,11 @@ func WithRepresentations(fn func(run, epoch int, logits [][]float32)) Option {
 // A Train finding a checkpoint at path continues from it, or fails if it was written for another
 // data set, method, graph or hyper-parameters. The caller deletes path once it has the Result.
 func WithCheckpoint(path string) Option { return func(o *trainOptions) { o.checkpoint = path } }
+
+// WithStop makes Train stop at its next safe point once stop is closed (e.g. on SIGINT): after the
+// epoch in progress, or at the start of a run once the checkpoint (WithCheckpoint) holds the runs
+// before it. Train then returns a *StoppedError saying what the checkpoint keeps.
+func WithStop(stop <-chan struct{}) Option { return func(o *trainOptions) { o.stop = stop } }
 
 // Train runs method (see MethodNames) on g for ParamRuns runs with the hyper-parameters in ctx
 // (defaults: the reference's argparse defaults; see ApplyPreset for the scripts' values) and returns
