@@ -5,7 +5,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"slices"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix/backbones"
@@ -122,32 +121,14 @@ type trainer struct {
 
 // effectiveParams returns every Param* value Train uses: ctx's if set, else the default.
 func effectiveParams(ctx *context.Context) map[string]any {
-	out := make(map[string]any, len(paramDefaults))
-	for k, def := range paramDefaults {
-		out[k] = def
+	out := make(map[string]any, len(paramSpecs))
+	for k, spec := range paramSpecs {
+		out[k] = spec.def
 		if v, ok := ctx.GetParam(k); ok {
 			out[k] = v
 		}
 	}
 	return out
-}
-
-// CheckParams returns an error naming the first parameter whose value has the wrong Go type.
-func CheckParams(params map[string]any) error {
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range params {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	for _, k := range keys {
-		want, got := fmt.Sprintf("%T", paramDefaults[k]), fmt.Sprintf("%T", params[k])
-		if want != got {
-			return fmt.Errorf("hyper-parameter %q = %v has type %s, want %s", k, params[k], got, want)
-		}
-	}
-	return nil
 }
 
 // checkGraph returns an error describing what makes g unusable for training.
