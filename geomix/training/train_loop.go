@@ -49,7 +49,7 @@ func (t *trainer) run(o trainOptions) (*Result, error) {
 				}
 			}
 		}
-		if stopRequested(o.stop) {
+		if StopRequested(o.stop) {
 			return nil, t.stopped(o, r, 0)
 		}
 		rr, err := t.oneRun(r, bar, o)
@@ -120,8 +120,8 @@ func (e *StoppedError) Error() string {
 // Unwrap returns ErrStopped.
 func (e *StoppedError) Unwrap() error { return ErrStopped }
 
-// stopRequested reports whether stop is closed (never for nil).
-func stopRequested(stop <-chan struct{}) bool {
+// StopRequested reports whether stop (see WithStop) is closed; never for nil.
+func StopRequested(stop <-chan struct{}) bool {
 	select {
 	case <-stop:
 		return true
@@ -205,7 +205,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 			o.onEpoch(r, s)
 		}
 		_ = bar.Add(1)
-		if stopRequested(o.stop) {
+		if StopRequested(o.stop) {
 			return nil, &StoppedError{Epoch: epoch + 1}
 		}
 		if t.patience > 0 && sinceBest >= t.patience {
