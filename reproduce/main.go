@@ -9,6 +9,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -19,7 +20,8 @@ import (
 type command struct {
 	name    string
 	summary string
-	// run parses args (the words after the command name) and runs; a non-nil error exits 1.
+	// run parses args (the words after the command name) and runs; a non-nil error exits 1, or
+	// with an *exitError's code (a sweep stopped by a signal: 130 or 143).
 	run func(args []string) error
 }
 
@@ -56,6 +58,10 @@ func main() {
 	}
 	if err := c.run(os.Args[2:]); err != nil {
 		fmt.Fprintf(os.Stderr, "reproduce %s: %v\n", c.name, err)
+		var e *exitError
+		if errors.As(err, &e) {
+			os.Exit(e.code)
+		}
 		os.Exit(1)
 	}
 }

@@ -273,7 +273,7 @@ func (s *Sweep) stopError(table string, of int) error {
 	if len(s.Failed) > 0 {
 		msg += fmt.Sprintf(", %d failed", len(s.Failed))
 	}
-	return fmt.Errorf("%s: %w: %s; the same command resumes where it stopped", table, ErrStopped, msg)
+	return fmt.Errorf("%w (%s): %s; the same command resumes where it stopped", ErrStopped, table, msg)
 }
 
 // PlannedCell is a cell of a sweep before it runs: its training, record path and state (one of the
