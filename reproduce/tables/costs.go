@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -79,16 +81,17 @@ func costKey(path string) string {
 }
 
 // cellCost is the cost in seconds a shard assignment gives the cell of table stored at path with
-// runs runs on dataset: its committed record's seconds_total when there is one, else an estimate
-// (the committed cells' mean seconds per run on dataset times runs, or on every data set when
-// dataset has none).
+// runs runs on dataset: its committed record's seconds_total (per run, times runs) when there is
+// one, else an estimate: the committed cells' mean seconds per run on dataset (on every data set
+// when dataset has none) times runs. Sums run in key order, so every process gets the same bits.
 func cellCost(path, dataset string, runs int) float64 {
-	if c, ok := committedCosts[costKey(path)]; ok && c.Runs == runs {
-		return c.Seconds
+	if c, ok := committedCosts[costKey(path)]; ok {
+		return c.Seconds / float64(c.Runs) * float64(runs)
 	}
 	var sum, all float64
 	var n, nAll int
-	for _, c := range committedCosts {
+	for _, k := range slices.Sorted(maps.Keys(committedCosts)) {
+		c := committedCosts[k]
 		perRun := c.Seconds / float64(c.Runs)
 		all, nAll = all+perRun, nAll+1
 		if c.Dataset == dataset {

@@ -295,4 +295,11 @@ func TestAssignShards(t *testing.T) {
 	if want := []int{2, 1, 1, 2, 1, 2}; !slices.Equal(got, want) {
 		t.Errorf("assignShards = %v, want %v", got, want)
 	}
+	// An estimated cost is the same to the bit every time (map order must not change a sum).
+	first := cellCost("out/figure-hyper/cora-geomix1-alpha0.11-hops7.json", "cora", 1)
+	for range 50 {
+		if c := cellCost("out/figure-hyper/cora-geomix1-alpha0.11-hops7.json", "cora", 1); c != first {
+			t.Fatalf("estimated cost %v, then %v", first, c)
+		}
+	}
 }
