@@ -154,12 +154,17 @@ func printPlan(spec *tables.Spec, opts tables.Options) error {
 	return w.Flush()
 }
 
-// planState is a planned cell's state, with its finished runs when in progress.
+// planState is a planned cell's state, with its finished runs when in progress and the process
+// training it now, if any.
 func planState(c tables.PlannedCell) string {
+	state := c.State
 	if c.State == tables.StateInProgress {
-		return fmt.Sprintf("%s: %d of %d runs finished", c.State, c.Done, c.Runs)
+		state = fmt.Sprintf("%s: %d of %d runs finished", c.State, c.Done, c.Runs)
 	}
-	return c.State
+	if c.TrainedBy != "" {
+		state += ", being trained by " + c.TrainedBy
+	}
+	return state
 }
 
 // runList implements `reproduce list [--out DIR]`.

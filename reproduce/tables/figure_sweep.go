@@ -161,6 +161,9 @@ func plannedPoints(points []cell, opts Options) []PlannedCell {
 				out[i].State = StateStale
 			}
 		}
+		if !c.otherShard && !c.skip {
+			out[i].TrainedBy = heldBy(c.path)
+		}
 	}
 	return out
 }

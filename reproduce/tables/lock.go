@@ -72,6 +72,25 @@ func waitLock(record string, stop <-chan struct{}) (*cellLock, error) {
 	}
 }
 
+// heldBy returns the holder (host, pid and since when) of the lock of the cell whose record is at
+// record when another process holds it, else "" (also when that cannot be told). It creates
+// nothing: a dry run leaves the folder as it was.
+func heldBy(record string) string {
+	f, err := os.Open(lockFile(record))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB); !errors.Is(err, unix.EWOULDBLOCK) {
+		return ""
+	}
+	holder, _ := io.ReadAll(f)
+	if h := strings.TrimSpace(string(holder)); h != "" {
+		return h
+	}
+	return "another process"
+}
+
 // unlock releases the lock (closing the file releases the flock).
 func (l *cellLock) unlock() { _ = l.f.Close() }
 

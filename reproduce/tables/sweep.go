@@ -282,6 +282,9 @@ type PlannedCell struct {
 	Cell
 	Path, State string
 	Done        int
+	// TrainedBy names the process training the cell now (host, pid, since when), when another
+	// sweep holds its lock.
+	TrainedBy string
 }
 
 // eta estimates the remaining time from the mean duration of the done cells among total to run.

@@ -303,3 +303,33 @@ func TestAssignShards(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanNamesTheTrainingProcess: the dry run names the process holding a cell's lock, and
+// creates no lock file for the others.
+func TestPlanNamesTheTrainingProcess(t *testing.T) {
+	dir := t.TempDir()
+	held, _, err := tryLock(RecordPath(dir, "table5", "cora", "gcn"))
+	if err != nil || held == nil {
+		t.Fatalf("tryLock: %v", err)
+	}
+	defer held.unlock()
+	o := testOptions(dir)
+	o.Datasets = []string{"cora"}
+	plan, err := Plan(table5(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	for _, c := range plan {
+		want := ""
+		if c.Method == "gcn" {
+			want = fmt.Sprintf("host %s pid %d since ", host, os.Getpid())
+		}
+		if (want == "") != (c.TrainedBy == "") || !strings.HasPrefix(c.TrainedBy, want) {
+			t.Errorf("%s: trained by %q, want %q...", c.Cell, c.TrainedBy, want)
+		}
+	}
+	if locks, _ := filepath.Glob(filepath.Join(dir, "table5", ".*.lock")); len(locks) != 1 {
+		t.Errorf("lock files after the dry run: %v, want the held one only", locks)
+	}
+}

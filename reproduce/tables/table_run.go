@@ -147,6 +147,9 @@ func Plan(spec *Spec, opts Options) ([]PlannedCell, error) {
 				}
 			}
 		}
+		if p.State != StateOtherShard && p.State != StateFinished && p.State != StateShared {
+			p.TrainedBy = heldBy(c.path)
+		}
 		out[i] = p
 	}
 	return out, nil
