@@ -43,6 +43,14 @@ func WithEpochCallback(fn func(run int, s EpochStats)) Option { return training.
 // stopped mid-way resumes at the run it was in with the numbers an uninterrupted one gives.
 func WithCheckpoint(path string) Option { return training.WithCheckpoint(path) }
 
+// WithStop makes a training stop at its next safe point (between epochs, or at a run's start once
+// its checkpoint is written) once stop is closed; the error then wraps ErrStopped and says what the
+// checkpoint keeps.
+func WithStop(stop <-chan struct{}) Option { return training.WithStop(stop) }
+
+// ErrStopped is wrapped by the error of a training stopped through WithStop.
+var ErrStopped = training.ErrStopped
+
 // WithRepresentations calls fn after every run with the model's logits [N, C] in evaluation mode at
 // the run's selected epoch (the node representations of the paper's t-SNE figures).
 func WithRepresentations(fn func(run, epoch int, logits [][]float32)) Option {

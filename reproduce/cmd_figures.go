@@ -44,6 +44,7 @@ type figureFlags struct {
 	runs, jobs                               *int
 	quick, force, asJSON, dryRun, reportOnly *bool
 	out, dataDir                             *string
+	shard                                    *shardFlags
 }
 
 // addFigureFlags defines the shared flags of figure id on fs.
@@ -58,6 +59,7 @@ func addFigureFlags(fs *flag.FlagSet, id string) *figureFlags {
 		dryRun:     fs.Bool("dry-run", false, "list the points and their state (finished, in progress, to run) without training"),
 		reportOnly: fs.Bool("report-only", false, "render the report and charts from the records in DIR without training"),
 		dataDir:    fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)"),
+		shard:      addShardFlags(fs),
 	}
 }
 
@@ -85,13 +87,17 @@ func runFigure(f *figureFlags, s figureSweep, args []string) error {
 			return err
 		}
 	}
-	opts := tables.Options{Runs: *f.runs, Quick: *f.quick, OutDir: *f.out, Force: *f.force, Jobs: *f.jobs, Command: commandLine(s.id, args)}
+	shard, err := f.shard.resolve(s.id, os.Getenv)
+	if err != nil {
+		return err
+	}
+	opts := tables.Options{Runs: *f.runs, Quick: *f.quick, OutDir: *f.out, Force: *f.force, Jobs: *f.jobs, Command: commandLine(s.id, args), Shard: shard}
 	if *f.dryRun {
 		return printPoints(s.plan(opts))
 	}
 	var report any
 	var path string
-	var err error
+	var sig func() os.Signal
 	if *f.reportOnly {
 		report, path, err = s.render(opts)
 	} else {
@@ -103,7 +109,13 @@ func runFigure(f *figureFlags, s figureSweep, args []string) error {
 		if rerr != nil {
 			return rerr
 		}
+		stop, received, release := signalStop(os.Stderr)
+		defer release()
+		opts.Stop, sig = stop, received
 		report, path, err = s.run(runner, opts)
+	}
+	if sig != nil {
+		err = stoppedExit(err, sig(), opts.Command)
 	}
 	if path == "" {
 		return err
@@ -219,7 +231,12 @@ func runFigureTSNE(args []string) error {
 	asJSON := fs.Bool("json", false, "also print the report as JSON on stdout")
 	reportOnly := fs.Bool("report-only", false, "render the report and charts from the records in DIR without training")
 	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
+	shardF := addShardFlags(fs)
 	if err := parseFigureFlags(fs, args); err != nil {
+		return err
+	}
+	shard, err := shardF.resolve(tables.FigureTSNE, os.Getenv)
+	if err != nil {
 		return err
 	}
 	sweep := tables.TSNESweep{Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Config: def.Config}
@@ -232,10 +249,9 @@ func runFigureTSNE(args []string) error {
 			return err
 		}
 	}
-	opts := tables.Options{Quick: *quick, OutDir: *out, Force: *force, Command: commandLine(tables.FigureTSNE, args)}
+	opts := tables.Options{Quick: *quick, OutDir: *out, Force: *force, Command: commandLine(tables.FigureTSNE, args), Shard: shard}
 	var report *tables.TSNEReport
 	var path string
-	var err error
 	if *reportOnly {
 		report, path, err = tables.WriteTSNEReport(sweep, opts)
 	} else {
@@ -243,7 +259,11 @@ func runFigureTSNE(args []string) error {
 		if rerr != nil {
 			return rerr
 		}
+		stop, received, release := signalStop(os.Stderr)
+		defer release()
+		opts.Stop = stop
 		report, path, err = tables.RunTSNE(sweep, runner, opts)
+		err = stoppedExit(err, received(), opts.Command)
 	}
 	if path == "" {
 		return err

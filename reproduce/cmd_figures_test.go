@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,5 +101,42 @@ func TestFigureTSNECommand(t *testing.T) {
 	}
 	if err := runFigureTSNE([]string{"--out", dir, "--methods", "nope"}); err == nil || !strings.Contains(err.Error(), `unknown method "nope"`) {
 		t.Errorf("bad --methods: %v", err)
+	}
+}
+
+// TestFigureShards: two shards of a figure-hyper grid and of a figure-tsne sweep over one folder
+// train every point once between them, and the dry run of one shard marks the other's points.
+func TestFigureShards(t *testing.T) {
+	var trained []string
+	withRunner(t, func(c tables.Cell) (*geomix.Result, error) {
+		trained = append(trained, c.String())
+		return echoRunner(c)
+	})
+	dir := t.TempDir()
+	args := []string{"--out", dir, "--datasets", "cora", "--methods", "geomix1", "--alphas", "0.1,0.5", "--hops", "1,2", "--runs", "1"}
+	for _, shard := range []string{"1/2", "2/2"} {
+		if err := runFigureHyper(append([]string{"--shard", shard}, args...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(trained) != 4 || len(slices.Compact(slices.Sorted(slices.Values(trained)))) != 4 {
+		t.Errorf("two shards trained %v, want the 4 points once each", trained)
+	}
+	plan, err := tables.PlanGrid(tables.Grid{Datasets: []string{"cora"}, Methods: []string{"geomix1"}, Alphas: []float64{0.1, 0.5}, Hops: []int{1, 2}},
+		tables.Options{OutDir: t.TempDir(), Runs: 1, Shard: tables.Shard{Index: 1, Count: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := 0
+	for _, p := range plan {
+		if p.State == tables.StateOtherShard {
+			other++
+		}
+	}
+	if other == 0 || other == len(plan) {
+		t.Errorf("shard 1/2 of 4 points leaves %d to the other shard", other)
+	}
+	if err := runFigureHyper(append([]string{"--shard", "3/2"}, args...)); err == nil || !strings.Contains(err.Error(), `--shard "3/2"`) {
+		t.Errorf("--shard 3/2: %v", err)
 	}
 }

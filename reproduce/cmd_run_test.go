@@ -52,3 +52,11 @@ func TestRunCheckpointFlag(t *testing.T) {
 		t.Errorf("damaged checkpoint: got %v, want an error naming %s", err, path)
 	}
 }
+
+// TestRunRejectsOutOfRangeParam: `run --set alpha=2` fails before training, naming the valid range.
+func TestRunRejectsOutOfRangeParam(t *testing.T) {
+	err := runRun([]string{"--dataset", "synthetic", "--set", "alpha=2"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), `--set "alpha=2"`) || !strings.Contains(err.Error(), "want [0, 1]") {
+		t.Errorf("--set alpha=2: got %v, want an error naming the flag and the range [0, 1]", err)
+	}
+}

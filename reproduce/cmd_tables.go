@@ -45,8 +45,10 @@ var tableExamples = map[string]string{
 }
 
 // runTable implements `reproduce <table> [--datasets a,b] [--methods m,n] [--runs R] [--quick]
-// [--out DIR] [--force] [--jobs N] [--json] [--dry-run] [--report-only] [--data DIR]`. Every selected cell runs even when some fail; the
-// command then exits non-zero naming the failed cells.
+// [--out DIR] [--force] [--jobs N] [--json] [--dry-run] [--report-only] [--data DIR] [--shard i/n]
+// [--shards N]`. Every selected cell runs even when some fail; the command then exits non-zero
+// naming the failed cells. SIGINT or SIGTERM stop it at the next safe point: the report of the
+// finished cells is written and it exits 130 or 143 saying what was kept and how to resume.
 func runTable(id string, args []string) error {
 	spec, err := tables.SpecFor(id)
 	if err != nil {
@@ -65,11 +67,16 @@ func runTable(id string, args []string) error {
 	dryRun := fs.Bool("dry-run", false, "list the selected cells and their state (finished, in progress, to run) without training")
 	reportOnly := fs.Bool("report-only", false, "render DIR/"+id+".md from the records in DIR without training any cell (--datasets and --methods are ignored)")
 	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
+	shardF := addShardFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	shard, err := shardF.resolve(id, os.Getenv)
+	if err != nil {
+		return err
 	}
 	if *dataDir != "" {
 		if err := os.Setenv(datasets.EnvData, *dataDir); err != nil {
@@ -78,7 +85,7 @@ func runTable(id string, args []string) error {
 	}
 	opts := tables.Options{
 		Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Runs: *runs, Quick: *quick,
-		OutDir: *out, Force: *force, Command: commandLine(id, args), Jobs: *jobs,
+		OutDir: *out, Force: *force, Command: commandLine(id, args), Jobs: *jobs, Shard: shard,
 	}
 	if *jobs < 1 {
 		return fmt.Errorf("--jobs %d: want >= 1", *jobs)
@@ -103,15 +110,33 @@ func runTable(id string, args []string) error {
 	if err != nil {
 		return err
 	}
+	stop, received, release := signalStop(os.Stderr)
+	defer release()
+	opts.Stop = stop
 	sweep, err := tables.Run(spec, runner, opts)
 	if sweep != nil && sweep.Report != nil {
-		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d copied from another table, %d failed; report %s\n",
-			id, sweep.Ran, sweep.Skipped, sweep.Shared, len(sweep.Failed), sweep.ReportPath)
+		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d copied from another table, %d failed%s; report %s\n",
+			id, sweep.Ran, sweep.Skipped, sweep.Shared, len(sweep.Failed), sweepExtras(sweep), sweep.ReportPath)
 		if jerr := printReportJSON(sweep.Report, *asJSON); jerr != nil && err == nil {
 			err = jerr
 		}
 	}
-	return err
+	return stoppedExit(err, received(), commandLine(id, args))
+}
+
+// sweepExtras lists the sweep's counts that concern concurrent, sharded or stopped sweeps, those
+// not zero, each after ", ".
+func sweepExtras(s *tables.Sweep) string {
+	var b strings.Builder
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{s.ByOthers, "finished by another sweep"}, {s.OtherShards, "left to other shards"}, {len(s.Stopped), "stopped"}, {s.NotStarted, "not started"}} {
+		if c.n > 0 {
+			fmt.Fprintf(&b, ", %d %s", c.n, c.what)
+		}
+	}
+	return b.String()
 }
 
 // printReportJSON prints report as indented JSON on stdout when asJSON is set.
@@ -138,12 +163,17 @@ func printPlan(spec *tables.Spec, opts tables.Options) error {
 	return w.Flush()
 }
 
-// planState is a planned cell's state, with its finished runs when in progress.
+// planState is a planned cell's state, with its finished runs when in progress and the process
+// training it now, if any.
 func planState(c tables.PlannedCell) string {
+	state := c.State
 	if c.State == tables.StateInProgress {
-		return fmt.Sprintf("%s: %d of %d runs finished", c.State, c.Done, c.Runs)
+		state = fmt.Sprintf("%s: %d of %d runs finished", c.State, c.Done, c.Runs)
 	}
-	return c.State
+	if c.TrainedBy != "" {
+		state += ", being trained by " + c.TrainedBy
+	}
+	return state
 }
 
 // runList implements `reproduce list [--out DIR]`.

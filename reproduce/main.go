@@ -27,7 +27,8 @@ type command struct {
 	summary string
 	// example is one typical invocation, shown by `reproduce <name> -h`.
 	example string
-	// run parses args (the words after the command name) and runs; a non-nil error exits 1.
+	// run parses args (the words after the command name) and runs; a non-nil error exits 1, or
+	// with an *exitError's code (a sweep stopped by a signal: 130 or 143).
 	run func(args []string) error
 }
 
@@ -85,6 +86,10 @@ func main() {
 			return
 		}
 		fmt.Fprintf(os.Stderr, "reproduce %s: %v\n", c.name, err)
+		var e *exitError
+		if errors.As(err, &e) {
+			os.Exit(e.code)
+		}
 		os.Exit(1)
 	}
 }

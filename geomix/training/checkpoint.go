@@ -1,7 +1,10 @@
 package training
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/gob"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +20,13 @@ import (
 )
 
 // checkpointVersion is the layout version of checkpoint files; another version is refused.
-const checkpointVersion = 1
+const checkpointVersion = 2
+
+// A checkpoint file is a gob stream (the checkpointHeader, then every variable's tensor in the order
+// of its Vars) followed by a trailer: the SHA-256 of the stream, checkpointSumSize bytes. The
+// trailer is verified before anything in the file is used, so a flipped bit or an edited value is an
+// error naming the file, never a silent resume.
+const checkpointSumSize = sha256.Size
 
 // checkpointHeader is the state Train needs to start run NextRun exactly as an uninterrupted Train
 // would: the finished runs, the host RNG (RandomMix's pairings) and, serialised after the header in
@@ -70,30 +79,68 @@ func (t *trainer) saveCheckpoint(path string, nextRun int, runs []RunResult, sec
 		h.Vars = append(h.Vars, variableName{Scope: v.Scope(), Name: v.Name()})
 		values = append(values, value)
 	}
+	var body bytes.Buffer
+	if err := encodeCheckpoint(&body, &h, values); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	sum := sha256.Sum256(body.Bytes())
 	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := gob.NewEncoder(w)
-		if err := enc.Encode(h); err != nil {
+		if _, err := w.Write(body.Bytes()); err != nil {
 			return err
 		}
-		for _, value := range values {
-			if err := value.GobSerialize(enc); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := w.Write(sum[:])
+		return err
 	})
 }
 
-// readCheckpoint reads the checkpoint at path; it returns (nil, nil, nil) when there is none.
+// encodeCheckpoint writes the gob stream of a checkpoint: h, then values in the order of h.Vars.
+func encodeCheckpoint(w io.Writer, h *checkpointHeader, values []*tensors.Tensor) error {
+	enc := gob.NewEncoder(w)
+	if err := enc.Encode(h); err != nil {
+		return err
+	}
+	for _, value := range values {
+		if err := value.GobSerialize(enc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verifiedBody returns the gob stream of the checkpoint file data after checking its SHA-256
+// trailer; path names the file in the error.
+func verifiedBody(path string, data []byte) ([]byte, error) {
+	if len(data) < checkpointSumSize {
+		return nil, fmt.Errorf("checkpoint %s is damaged (%d bytes, shorter than its %d-byte checksum): delete it to start over", path, len(data), checkpointSumSize)
+	}
+	body, trailer := data[:len(data)-checkpointSumSize], data[len(data)-checkpointSumSize:]
+	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], trailer) {
+		return nil, fmt.Errorf("checkpoint %s is damaged or was edited: the SHA-256 of its content is %s, its trailer says %s; delete it to start over",
+			path, hex.EncodeToString(sum[:8]), hex.EncodeToString(trailer[:8]))
+	}
+	return body, nil
+}
+
+// readCheckpoint reads the checkpoint at path after verifying its checksum; it returns (nil, nil,
+// nil) when there is none.
 func readCheckpoint(path string) (*checkpointHeader, map[variableName]*tensors.Tensor, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	} else if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	dec := gob.NewDecoder(f)
+	body, err := verifiedBody(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return decodeCheckpoint(path, bytes.NewReader(body))
+}
+
+// decodeCheckpoint decodes the gob stream of a checkpoint (see encodeCheckpoint); path names the
+// file in errors.
+func decodeCheckpoint(path string, r io.Reader) (*checkpointHeader, map[variableName]*tensors.Tensor, error) {
+	dec := gob.NewDecoder(r)
 	var h checkpointHeader
 	if err := dec.Decode(&h); err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s is not a geomix checkpoint or is damaged (%w): delete it to start over", path, err)

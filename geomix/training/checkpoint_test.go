@@ -1,6 +1,8 @@
 package training
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"github.com/geomix-go/geomix/geomix/backbones"
 	"github.com/geomix-go/geomix/geomix/methods"
 	"github.com/geomix-go/geomix/internal/testutil"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -105,5 +108,95 @@ func TestCheckpointRefusesOtherTraining(t *testing.T) {
 	_, err = Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), "geomix1", WithProgress(io.Discard), WithCheckpoint(path))
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("truncated checkpoint: got %v, want an error naming %s as damaged", err, path)
+	}
+}
+
+// TestCheckpointChecksum: a checkpoint whose content changed after it was written (one flipped bit
+// in a tensor, or a finished run's accuracy edited and the file re-encoded) is refused before
+// resuming, with an error naming the file; the untouched checkpoint resumes.
+func TestCheckpointChecksum(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cell.ckpt")
+	if _, err := Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), "geomix1", WithProgress(io.Discard), WithCheckpoint(path)); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, trailer := good[:len(good)-checkpointSumSize], good[len(good)-checkpointSumSize:]
+
+	// The last tensor's data ends the gob stream: flip one bit of its last value.
+	flipped := bytes.Clone(good)
+	flipped[len(body)-3] ^= 0x10
+
+	// Edit the first finished run's test accuracy, re-encode, and keep the old trailer.
+	h, values, err := decodeCheckpoint(path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Runs[0].TestAcc += 10
+	ordered := make([]*tensors.Tensor, len(h.Vars))
+	for i, name := range h.Vars {
+		ordered[i] = values[name]
+	}
+	var edited bytes.Buffer
+	if err := encodeCheckpoint(&edited, h, ordered); err != nil {
+		t.Fatal(err)
+	}
+	edited.Write(trailer)
+
+	for name, data := range map[string][]byte{"bit flip": flipped, "edited accuracy": edited.Bytes()} {
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".ckpt")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), "geomix1", WithProgress(io.Discard), WithCheckpoint(p))
+		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "damaged or was edited") {
+			t.Errorf("%s: got %v, want an error naming %s as damaged or edited", name, err, p)
+		}
+		if _, _, _, _, err := CheckpointProgress(p); err == nil {
+			t.Errorf("%s: CheckpointProgress accepted the file", name)
+		}
+	}
+	if _, err := Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), "geomix1", WithProgress(io.Discard), WithCheckpoint(path)); err != nil {
+		t.Errorf("the untouched checkpoint: %v", err)
+	}
+}
+
+// TestStopKeepsCheckpoint: a training stopped through WithStop in its second run returns a
+// StoppedError saying the checkpoint keeps the first run, and the same training resumes from it to
+// the numbers of an uninterrupted one.
+func TestStopKeepsCheckpoint(t *testing.T) {
+	plain, err := Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), "geomix1", WithProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cell.ckpt")
+	stop := make(chan struct{})
+	_, err = Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), "geomix1", WithProgress(io.Discard), WithCheckpoint(path), WithStop(stop),
+		WithEpochCallback(func(run int, s EpochStats) {
+			if run == 1 && s.Epoch == 3 {
+				close(stop)
+			}
+		}))
+	var stopped *StoppedError
+	if !errors.As(err, &stopped) || !errors.Is(err, ErrStopped) || stopped.Run != 1 || stopped.Epoch != 4 || stopped.Kept != 1 {
+		t.Fatalf("got %v (%+v), want a StoppedError in run 2 after 4 epochs keeping 1 run", err, stopped)
+	}
+	if !strings.Contains(err.Error(), path+" keeps 1 finished run(s); the same training resumes at run 2") {
+		t.Errorf("message %q does not say what %s keeps", err, path)
+	}
+	resumed, err := Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), "geomix1", WithProgress(io.Discard), WithCheckpoint(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRuns(t, "stopped then resumed vs uninterrupted", plain, resumed)
+
+	closed := make(chan struct{})
+	close(closed)
+	_, err = Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), "geomix1", WithProgress(io.Discard), WithStop(closed))
+	if !errors.As(err, &stopped) || stopped.Run != 0 || stopped.Epoch != 0 || !strings.Contains(err.Error(), "no checkpoint, nothing kept") {
+		t.Errorf("stopped before the first epoch: %v", err)
 	}
 }

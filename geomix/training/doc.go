@@ -3,9 +3,10 @@
 // eval mode on the original features; each run reports the test accuracy at its first best
 // validation epoch (Train, Result); Adam with PyTorch's coupled weight decay (ApplyAdam), carried
 // across runs as the authors' main_exp and hetero code do unless ParamResetAdam; checkpoints
-// between runs so that a stopped training resumes with the same numbers (WithCheckpoint); and the
-// hyper-parameters every package reads (ParamNames, ParseParam, CheckParams). Stepper runs single
-// epochs for benchmarks.
+// between runs, with a SHA-256 of their content checked before resuming, so that a stopped training
+// resumes with the same numbers (WithCheckpoint, WithStop); and the hyper-parameters every package
+// reads, with their defaults and valid ranges (ParamNames, ParseParam, CheckParams). Stepper runs
+// single epochs for benchmarks.
 //
 //	ctx := context.New()
 //	ctx.SetParam(training.ParamEpochs, 200)

@@ -52,68 +52,69 @@ const (
 	ParamTwitchFeatures = "twitch_features"
 )
 
-// paramDefaults are the argparse defaults of the authors' main_exp code (src/main_exp/main.py), used when
-// neither a preset nor the caller set a value.
-var paramDefaults = map[string]any{
-	backbones.ParamBackbone:         "gcn",
-	ParamLR:                         0.01,
-	ParamWeightDecay:                5e-4,
-	backbones.ParamDropout:          0.0,
-	backbones.ParamHidden:           64,
-	backbones.ParamLayers:           2,
-	backbones.ParamUseBN:            false,
-	methods.ParamHops:               1,
-	methods.ParamAlpha:              0.0,
-	methods.ParamResWeight:          0.5,
-	methods.ParamGraphWeight:        0.8,
-	methods.ParamAttnDim:            16,
-	methods.ParamUseWeight:          true,
-	methods.ParamTrainAttention:     true,
-	methods.ParamLabelGrad:          false,
-	methods.ParamAugLambda:          1.0,
-	ParamEpochs:                     300,
-	ParamRuns:                       1,
-	ParamPatience:                   0,
-	ParamSeed:                       123,
-	ParamResetAdam:                  false,
-	ParamNormalization:              "sym",
-	methods.ParamMixupBeta:          4,
-	methods.ParamInputDropout:       0.0,
-	ParamSelectLast:                 false,
-	methods.ParamGraphMixGamma:      1.0,
-	methods.ParamDANNReversal:       0.2,
-	methods.ParamEERMEnvironments:   3,
-	methods.ParamEERMSamples:        5,
-	methods.ParamEERMBeta:           1.0,
-	methods.ParamEERMEditorLR:       0.005,
-	methods.ParamEERMCandidates:     64,
-	ParamLRDecayEvery:               0,
-	ParamLRDecayFactor:              1.0,
-	ParamTwitchFeatures:             datasets.TwitchFeaturesRaw,
-	backbones.ParamFeatureLayout:    "auto",
-	backbones.ParamGATHeads:         8,
-	backbones.ParamGATOutHeads:      1,
-	backbones.ParamSGCHops:          2,
-	backbones.ParamAPPNPHops:        10,
-	backbones.ParamAPPNPAlpha:       0.1,
-	backbones.ParamGloGNNAlpha:      0.0,
-	backbones.ParamGloGNNBeta:       1.0,
-	backbones.ParamGloGNNGamma:      0.0,
-	backbones.ParamGloGNNDelta:      0.0,
-	backbones.ParamGloGNNNormLayers: 2,
-	backbones.ParamGloGNNOrders:     1,
+// paramSpecs are the hyper-parameters Train reads: each one's default (the argparse defaults of the
+// authors' main_exp code, src/main_exp/main.py, used when neither a preset nor the caller set a
+// value) and its valid values, checked by ParseParam and CheckParams.
+var paramSpecs = map[string]paramSpec{
+	backbones.ParamBackbone:         {"gcn", backboneNames},
+	ParamLR:                         {0.01, positive},
+	ParamWeightDecay:                {5e-4, nonNegative},
+	backbones.ParamDropout:          {0.0, rate},
+	backbones.ParamHidden:           {64, atLeastOne},
+	backbones.ParamLayers:           {2, atLeastOne},
+	backbones.ParamUseBN:            {false, anyValue},
+	methods.ParamHops:               {1, atLeastOne},
+	methods.ParamAlpha:              {0.0, probability},
+	methods.ParamResWeight:          {0.5, probability},
+	methods.ParamGraphWeight:        {0.8, probability},
+	methods.ParamAttnDim:            {16, atLeastOne},
+	methods.ParamUseWeight:          {true, anyValue},
+	methods.ParamTrainAttention:     {true, anyValue},
+	methods.ParamLabelGrad:          {false, anyValue},
+	methods.ParamAugLambda:          {1.0, nonNegative},
+	ParamEpochs:                     {300, atLeastOne},
+	ParamRuns:                       {1, atLeastOne},
+	ParamPatience:                   {0, nonNegative},
+	ParamSeed:                       {123, anyValue},
+	ParamResetAdam:                  {false, anyValue},
+	ParamNormalization:              {"sym", oneOf("sym", "row", "rowself")},
+	methods.ParamMixupBeta:          {4, atLeastOne},
+	methods.ParamInputDropout:       {0.0, rate},
+	ParamSelectLast:                 {false, anyValue},
+	methods.ParamGraphMixGamma:      {1.0, nonNegative},
+	methods.ParamDANNReversal:       {0.2, nonNegative},
+	methods.ParamEERMEnvironments:   {3, atLeastOne},
+	methods.ParamEERMSamples:        {5, atLeastOne},
+	methods.ParamEERMBeta:           {1.0, nonNegative},
+	methods.ParamEERMEditorLR:       {0.005, positive},
+	methods.ParamEERMCandidates:     {64, atLeastOne},
+	ParamLRDecayEvery:               {0, nonNegative},
+	ParamLRDecayFactor:              {1.0, positive},
+	ParamTwitchFeatures:             {datasets.TwitchFeaturesRaw, oneOf(datasets.TwitchFeaturesRaw, datasets.TwitchFeaturesSVD128)},
+	backbones.ParamFeatureLayout:    {"auto", oneOf("auto", "sparse", "dense")},
+	backbones.ParamGATHeads:         {8, atLeastOne},
+	backbones.ParamGATOutHeads:      {1, atLeastOne},
+	backbones.ParamSGCHops:          {2, atLeastOne},
+	backbones.ParamAPPNPHops:        {10, atLeastOne},
+	backbones.ParamAPPNPAlpha:       {0.1, probability},
+	backbones.ParamGloGNNAlpha:      {0.0, nonNegative},
+	backbones.ParamGloGNNBeta:       {1.0, nonNegative},
+	backbones.ParamGloGNNGamma:      {0.0, probability},
+	backbones.ParamGloGNNDelta:      {0.0, probability},
+	backbones.ParamGloGNNNormLayers: {2, atLeastOne},
+	backbones.ParamGloGNNOrders:     {1, atLeastOne},
 }
 
 // ParamNames lists every hyper-parameter Train reads, sorted.
 func ParamNames() []string {
-	return slices.Sorted(maps.Keys(paramDefaults))
+	return slices.Sorted(maps.Keys(paramSpecs))
 }
 
 // ParseParam converts the text value of hyper-parameter key (e.g. from `--set key=value`) to the Go
-// type Train expects: int, float64, bool or string. Unknown keys and malformed values are errors
-// that name the key and the expected type.
+// type Train expects: int, float64, bool or string. Unknown keys, malformed values and values out of
+// the key's range are errors that name the key and the expected type or range.
 func ParseParam(key, value string) (any, error) {
-	def, ok := paramDefaults[key]
+	spec, ok := paramSpecs[key]
 	if !ok {
 		return nil, fmt.Errorf("unknown hyper-parameter %q: valid ones are %s", key, strings.Join(ParamNames(), ", "))
 	}
@@ -121,6 +122,7 @@ func ParseParam(key, value string) (any, error) {
 		v   any
 		err error
 	)
+	def := spec.def
 	switch def.(type) {
 	case int:
 		v, err = strconv.Atoi(value)
@@ -133,6 +135,9 @@ func ParseParam(key, value string) (any, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("hyper-parameter %q: value %q is not a valid %T", key, value, def)
+	}
+	if err := spec.check(key, v); err != nil {
+		return nil, err
 	}
 	return v, nil
 }

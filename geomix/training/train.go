@@ -5,7 +5,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"slices"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix/backbones"
@@ -26,6 +25,7 @@ type trainOptions struct {
 	onEpoch         func(run int, s EpochStats)
 	checkpoint      string
 	representations func(run, epoch int, logits [][]float32)
+	stop            <-chan struct{}
 }
 
 // WithProgress sends the progress bar to w (default os.Stderr; io.Discard silences it).
@@ -51,6 +51,11 @@ func WithRepresentations(fn func(run, epoch int, logits [][]float32)) Option {
 // A Train finding a checkpoint at path continues from it, or fails if it was written for another
 // data set, method, graph or hyper-parameters. The caller deletes path once it has the Result.
 func WithCheckpoint(path string) Option { return func(o *trainOptions) { o.checkpoint = path } }
+
+// WithStop makes Train stop at its next safe point once stop is closed (e.g. on SIGINT): after the
+// epoch in progress, or at the start of a run once the checkpoint (WithCheckpoint) holds the runs
+// before it. Train then returns a *StoppedError saying what the checkpoint keeps.
+func WithStop(stop <-chan struct{}) Option { return func(o *trainOptions) { o.stop = stop } }
 
 // Train runs method (see MethodNames) on g for ParamRuns runs with the hyper-parameters in ctx
 // (defaults: the reference's argparse defaults; see ApplyPreset for the scripts' values) and returns
@@ -118,32 +123,14 @@ type trainer struct {
 
 // effectiveParams returns every Param* value Train uses: ctx's if set, else the default.
 func effectiveParams(ctx *context.Context) map[string]any {
-	out := make(map[string]any, len(paramDefaults))
-	for k, def := range paramDefaults {
-		out[k] = def
+	out := make(map[string]any, len(paramSpecs))
+	for k, spec := range paramSpecs {
+		out[k] = spec.def
 		if v, ok := ctx.GetParam(k); ok {
 			out[k] = v
 		}
 	}
 	return out
-}
-
-// CheckParams returns an error naming the first parameter whose value has the wrong Go type.
-func CheckParams(params map[string]any) error {
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range params {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	for _, k := range keys {
-		want, got := fmt.Sprintf("%T", paramDefaults[k]), fmt.Sprintf("%T", params[k])
-		if want != got {
-			return fmt.Errorf("hyper-parameter %q = %v has type %s, want %s", k, params[k], got, want)
-		}
-	}
-	return nil
 }
 
 func newTrainer(ctx *context.Context, backend backends.Backend, g *datasets.Graph, method string, withLogits bool) (*trainer, error) {

@@ -1,6 +1,7 @@
 package training
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -48,8 +49,14 @@ func (t *trainer) run(o trainOptions) (*Result, error) {
 				}
 			}
 		}
+		if StopRequested(o.stop) {
+			return nil, t.stopped(o, r, 0)
+		}
 		rr, err := t.oneRun(r, bar, o)
-		if err != nil {
+		var stop *StoppedError
+		if errors.As(err, &stop) {
+			return nil, t.stopped(o, r, stop.Epoch)
+		} else if err != nil {
 			return nil, fmt.Errorf("%s/%s run %d: %w", t.g.Name, t.method, r, err)
 		}
 		res.PerRun = append(res.PerRun, *rr)
@@ -81,6 +88,56 @@ func (t *trainer) run(o trainOptions) (*Result, error) {
 	res.EpochMsMedian = stats.Median(epochMillis)
 	res.SecondsTotal = earlier + time.Since(start).Seconds()
 	return res, nil
+}
+
+// ErrStopped is what a *StoppedError wraps: Train was stopped through WithStop.
+var ErrStopped = errors.New("training stopped")
+
+// StoppedError is Train's error when it stopped through WithStop: where it stopped and what its
+// checkpoint keeps.
+type StoppedError struct {
+	// Dataset and Method name the training.
+	Dataset, Method string
+	// Run is the 0-based run in progress, of Runs; Epoch counts the epochs of Run it finished.
+	Run, Runs, Epoch int
+	// Checkpoint is the WithCheckpoint file ("" for none); Kept counts the finished runs it holds.
+	Checkpoint string
+	Kept       int
+}
+
+// Error says where the training stopped, what was kept and how it resumes.
+func (e *StoppedError) Error() string {
+	where := fmt.Sprintf("%s/%s stopped in run %d of %d after %d epoch(s)", e.Dataset, e.Method, e.Run+1, e.Runs, e.Epoch)
+	switch {
+	case e.Checkpoint == "":
+		return where + ": no checkpoint, nothing kept"
+	case e.Kept == 0:
+		return where + ": no run finished, nothing kept in " + e.Checkpoint
+	}
+	return fmt.Sprintf("%s: %s keeps %d finished run(s); the same training resumes at run %d", where, e.Checkpoint, e.Kept, e.Kept+1)
+}
+
+// Unwrap returns ErrStopped.
+func (e *StoppedError) Unwrap() error { return ErrStopped }
+
+// StopRequested reports whether stop (see WithStop) is closed; never for nil.
+func StopRequested(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// stopped is the StoppedError of t stopped in run r after epoch epochs: a checkpoint, written at
+// the start of every run after the first or resumed from, holds the r runs before it.
+func (t *trainer) stopped(o trainOptions, r, epoch int) *StoppedError {
+	e := &StoppedError{Dataset: t.g.Name, Method: t.method, Run: r, Runs: t.runs, Epoch: epoch, Checkpoint: o.checkpoint}
+	if o.checkpoint != "" {
+		e.Kept = r
+	}
+	return e
 }
 
 // resetForRun re-initialises the model (and Adam's state with ParamResetAdam) before runs after the
@@ -130,7 +187,9 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 		if err != nil {
 			return nil, err
 		}
-		if t.observe(sel, epoch, loss, pred, begin, bar, o) {
+		if stop, err := t.observe(sel, epoch, loss, pred, begin, bar, o); err != nil {
+			return nil, err
+		} else if stop {
 			break
 		}
 		begin = time.Now()
@@ -162,7 +221,9 @@ func (t *trainer) oneRunBatches(sel *selection, bar progress.Bar, o trainOptions
 		if err != nil {
 			return nil, err
 		}
-		if t.observe(sel, epoch, loss, pred, begin, bar, o) {
+		if stop, err := t.observe(sel, epoch, loss, pred, begin, bar, o); err != nil {
+			return nil, err
+		} else if stop {
 			break
 		}
 	}
@@ -187,8 +248,8 @@ func (t *trainer) newSelection(r int) *selection {
 
 // observe records epoch's loss and prediction pred [N] (evaluated after its update), keeps the
 // epoch when its validation accuracy is the best so far, and reports whether the run stops
-// (patience run out).
-func (t *trainer) observe(sel *selection, epoch int, loss float64, pred []int32, begin time.Time, bar progress.Bar, o trainOptions) bool {
+// (patience run out); a stop requested through WithStop is a *StoppedError.
+func (t *trainer) observe(sel *selection, epoch int, loss float64, pred []int32, begin time.Time, bar progress.Bar, o trainOptions) (bool, error) {
 	split := sel.split
 	s := EpochStats{Epoch: epoch, Loss: loss, TrainAcc: accuracy(pred, t.g.Labels, split.Train),
 		ValAcc: accuracy(pred, t.g.Labels, split.Val), TestAcc: accuracy(pred, t.g.Labels, split.Test),
@@ -208,11 +269,14 @@ func (t *trainer) observe(sel *selection, epoch int, loss float64, pred []int32,
 		o.onEpoch(sel.run, s)
 	}
 	_ = bar.Add(1)
+	if StopRequested(o.stop) {
+		return false, &StoppedError{Epoch: epoch + 1}
+	}
 	if t.patience > 0 && sel.sinceBest >= t.patience {
 		_ = bar.Add(t.epochs - epoch - 1)
-		return true
+		return true, nil
 	}
-	return false
+	return false, nil
 }
 
 // done hands the selected epoch's logits to the representations callback and returns the run.

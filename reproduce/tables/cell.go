@@ -23,6 +23,9 @@ type Cell struct {
 	// so that an interrupted cell resumes at the run it was in; the sweep deletes it once the cell's
 	// record is written. "" (quick cells) means none.
 	Checkpoint string
+	// Stop is Options.Stop: once it is closed the runner returns at its next safe point with an error
+	// wrapping training.ErrStopped (geomix.WithStop does that).
+	Stop <-chan struct{}
 }
 
 // String names the cell in progress lines and errors: "dataset/method", then its Params in name

@@ -23,8 +23,13 @@
 //     catalog.go (every table and figure, with what the toolkit can run).
 //   - The table runner: table_specs.go (which cells of each table run, and how), table_run.go
 //     (Run, Plan, WriteReport), with what it shares with the figures in cell.go, options.go,
-//     sweep.go (cells trained Options.Jobs at a time), record.go (the JSON records), gitrev.go
-//     and preset_runners.go (the runners built on the authors' presets).
+//     sweep.go (cells trained Options.Jobs at a time, stopped through Options.Stop), record.go
+//     (the JSON records), gitrev.go and preset_runners.go (the runners built on the authors'
+//     presets).
+//   - Sweeps beside other sweeps: lock.go (a flock per cell, so sweeps over one folder never train
+//     a cell twice at once; orphaned temporary files; the writable check), shard.go (Options.Shard:
+//     a sweep split over processes, balanced by cost), costs.go with cell_costs.json (the committed
+//     cells' measured seconds, the same in every process).
 //   - The reports: table_report.go (LoadReport), table_report_markdown.go (Report.Markdown: the
 //     table in the paper's layout, then the claims, the notes and a folded provenance block),
 //     claims.go (the paper's sentences counted on our results), notes.go with notes/<id>.md (the

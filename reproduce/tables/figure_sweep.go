@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/geomix-go/geomix/internal/atomicfile"
@@ -25,9 +26,10 @@ type figure interface {
 	points(opts Options) []cell
 }
 
-// sweepFigure checks f, trains its missing points through runner (opts.Jobs at a time, resuming
-// finished and interrupted ones) and renders the report with write, which it returns with a
-// *FigureError when points failed.
+// sweepFigure checks f and that OutDir is writable, trains its missing points of opts.Shard through
+// runner (opts.Jobs at a time, each under its lock, resuming finished and interrupted ones, stopping
+// once opts.Stop is closed) and renders the report with write, which it returns with a
+// *FigureError when points failed, or an error wrapping ErrStopped when stopped.
 func sweepFigure[R any](f figure, runner CellRunner, opts Options, write func(Options) (R, string, error)) (R, string, error) {
 	var none R
 	if err := f.Check(); err != nil {
@@ -37,9 +39,12 @@ func sweepFigure[R any](f figure, runner CellRunner, opts Options, write func(Op
 	if err != nil {
 		return none, "", err
 	}
+	if err := checkWritable(filepath.Join(opts.OutDir, f.id())); err != nil {
+		return none, "", err
+	}
 	points := f.points(opts)
-	toRun := markFinished(f.id(), points, opts, progressOf(opts))
-	err = runPoints(f.id(), points, toRun, runner, opts)
+	markFinished(f.id(), points, opts, progressOf(opts))
+	err = runPoints(f.id(), points, markShard(points, opts), runner, opts)
 	report, path, werr := write(opts)
 	if werr != nil {
 		return report, path, werr
@@ -52,9 +57,13 @@ func planFigure(f figure, opts Options) ([]PlannedCell, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
+	if err := opts.Shard.Check(); err != nil {
+		return nil, err
+	}
 	opts = opts.withOutDir()
 	points := f.points(opts)
 	markFinished(f.id(), points, opts, io.Discard)
+	markShard(points, opts)
 	return plannedPoints(points, opts), nil
 }
 
@@ -80,8 +89,8 @@ func newPoint(opts Options, dataset, method string, params map[string]any, path 
 }
 
 // markFinished marks the points a matching record covers (same cell, Params, runs and quick
-// setting), unless opts.Force, and returns how many are left to run.
-func markFinished(figure string, points []cell, opts Options, progress io.Writer) (toRun int) {
+// setting), unless opts.Force.
+func markFinished(figure string, points []cell, opts Options, progress io.Writer) {
 	for i := range points {
 		c := &points[i]
 		if !opts.Force {
@@ -92,11 +101,7 @@ func markFinished(figure string, points []cell, opts Options, progress io.Writer
 				fmt.Fprintf(progress, "%s: unreadable record, the point is rerun: %v\n", figure, err)
 			}
 		}
-		if !c.skip {
-			toRun++
-		}
 	}
-	return toRun
 }
 
 // readPoint reads the record at path and checks it is c's: figure, data set, method and every one of
@@ -123,13 +128,17 @@ func sameParams(want, got map[string]any) error {
 	return nil
 }
 
-// runPoints trains the points not marked finished through runner, opts.Jobs at a time (opts has its
-// defaults), and returns a *FigureError naming the failed ones.
+// runPoints trains the points not marked finished nor another shard's through runner, opts.Jobs at
+// a time (opts has its defaults), and returns a *FigureError naming the failed ones, or an error
+// wrapping ErrStopped when opts.Stop stopped it.
 func runPoints(figure string, points []cell, toRun int, runner CellRunner, opts Options) error {
 	if runner == nil {
 		return errors.New("tables: no CellRunner given")
 	}
 	sweep := (&sweepRun{opts: opts, runner: runner, table: figure, cells: points, toRun: toRun, progress: progressOf(opts)}).all()
+	if err := sweep.stopError(figure, len(points)); err != nil {
+		return err
+	}
 	if len(sweep.Failed) > 0 {
 		return &FigureError{Figure: figure, Failed: sweep.Failed, Of: len(points)}
 	}
@@ -142,13 +151,18 @@ func plannedPoints(points []cell, opts Options) []PlannedCell {
 	out := make([]PlannedCell, len(points))
 	for i, c := range points {
 		out[i] = PlannedCell{Cell: c.Cell, Path: c.path, State: StateToRun}
-		if c.skip {
+		if c.otherShard {
+			out[i].State = StateOtherShard
+		} else if c.skip {
 			out[i].State = StateFinished
 		} else if done, runs, ok := checkpointProgress(c.Checkpoint, c.Dataset, c.Method); ok && !opts.Force {
 			out[i].State, out[i].Done = StateInProgress, done
 			if runs != c.Runs {
 				out[i].State = StateStale
 			}
+		}
+		if !c.otherShard && !c.skip {
+			out[i].TrainedBy = heldBy(c.path)
 		}
 	}
 	return out

@@ -2,16 +2,19 @@ package tables
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/geomix-go/geomix/geomix"
 	"github.com/geomix-go/geomix/geomix/methods"
+	"github.com/geomix-go/geomix/geomix/training"
 	"github.com/geomix-go/geomix/geomix/tsne"
 	"github.com/geomix-go/geomix/internal/atomicfile"
 )
@@ -120,8 +123,10 @@ func ReadEmbedding(path string) (*Embedding, error) {
 // other: one run of the method with its preset (QuickEpochs epochs with opts.Quick) through
 // runner, t-SNE of its representations, and the record written atomically to TSNERecordPath. It
 // then renders OutDir/figure-tsne.md from every stored embedding. A failed point does not stop the
-// others; RunTSNE then returns a *FigureError. opts.Runs, opts.Jobs, opts.Datasets and
-// opts.Methods are ignored.
+// others; RunTSNE then returns a *FigureError. Like Run, it checks OutDir is writable first, makes
+// only opts.Shard's points, each under its lock (waiting for one another sweep is making), and
+// stops once opts.Stop is closed with an error wrapping ErrStopped. opts.Runs, opts.Jobs,
+// opts.Datasets and opts.Methods are ignored.
 func RunTSNE(sweep TSNESweep, runner RepresentationRunner, opts Options) (*TSNEReport, string, error) {
 	if err := sweep.Check(); err != nil {
 		return nil, "", err
@@ -130,40 +135,111 @@ func RunTSNE(sweep TSNESweep, runner RepresentationRunner, opts Options) (*TSNER
 	if err != nil {
 		return nil, "", err
 	}
-	progress := progressOf(opts)
-	var failed []CellError
-	total := len(sweep.Datasets) * len(sweep.Methods)
-	i := 0
+	if err := opts.Shard.Check(); err != nil {
+		return nil, "", err
+	}
+	if err := checkWritable(filepath.Join(opts.OutDir, FigureTSNE)); err != nil {
+		return nil, "", err
+	}
+	var points []cell
 	for _, d := range sweep.Datasets {
 		for _, m := range sweep.Methods {
-			i++
-			path := TSNERecordPath(opts.OutDir, d, m)
-			if e, err := ReadEmbedding(path); err == nil && !opts.Force && e.Quick == opts.Quick && e.TSNE == sweep.Config {
-				fmt.Fprintf(progress, "%s point %d of %d, %s/%s: finished earlier (%s), skipped\n", FigureTSNE, i, total, d, m, path)
-				continue
-			}
-			fmt.Fprintf(progress, "%s point %d of %d, %s/%s: training 1 run, then t-SNE of %d iterations\n", FigureTSNE, i, total, d, m, sweep.Config.Iterations)
-			e, err := embedPoint(Cell{Dataset: d, Method: m, Runs: 1, Quick: opts.Quick}, runner, sweep.Config, opts)
-			if err == nil {
-				err = writeJSON(path, e)
-			}
-			if err != nil {
-				failed = append(failed, CellError{Dataset: d, Method: m, Err: err})
-				fmt.Fprintf(progress, "%s point %d of %d, %s/%s: FAILED: %v\n", FigureTSNE, i, total, d, m, err)
-				continue
-			}
-			fmt.Fprintf(progress, "%s point %d of %d, %s/%s: test %.2f%%, silhouette %.3f (t-SNE %.3f) in %s -> %s\n",
-				FigureTSNE, i, total, d, m, e.TestAcc, e.Silhouette, e.SilhouetteTSNE, roundDuration(time.Duration(e.Seconds*float64(time.Second))), path)
+			points = append(points, cell{Cell: Cell{Dataset: d, Method: m, Runs: 1, Quick: opts.Quick, Stop: opts.Stop}, path: TSNERecordPath(opts.OutDir, d, m)})
+		}
+	}
+	markShard(points, opts)
+	start := time.Now()
+	progress := progressOf(opts)
+	var failed []CellError
+	var done Sweep
+	for i, c := range points {
+		prefix := fmt.Sprintf("%s point %d of %d, %s", FigureTSNE, i+1, len(points), c.Cell)
+		// finished reports whether c's embedding is stored, written after since.
+		finished := func(since time.Time) bool {
+			e, err := ReadEmbedding(c.path)
+			return err == nil && e.Quick == opts.Quick && e.TSNE == sweep.Config && e.FinishedAt.After(since)
+		}
+		switch {
+		case c.otherShard:
+			done.OtherShards++
+			fmt.Fprintf(progress, "%s: another shard's (this is shard %s), skipped\n", prefix, opts.Shard)
+			continue
+		case !opts.Force && finished(time.Time{}):
+			done.Skipped++
+			fmt.Fprintf(progress, "%s: finished earlier (%s), skipped\n", prefix, c.path)
+			continue
+		case training.StopRequested(opts.Stop):
+			done.NotStarted++
+			continue
+		}
+		since := time.Time{}
+		if opts.Force {
+			since = start
+		}
+		e, err := lockedEmbedding(c, prefix, func() bool { return finished(since) }, runner, sweep.Config, opts, &done)
+		switch {
+		case errors.Is(err, training.ErrStopped):
+			done.Stopped = append(done.Stopped, CellError{Dataset: c.Dataset, Method: c.Method, Err: err})
+			fmt.Fprintf(progress, "%s: STOPPED: %v\n", prefix, err)
+		case err != nil:
+			failed = append(failed, CellError{Dataset: c.Dataset, Method: c.Method, Err: err})
+			fmt.Fprintf(progress, "%s: FAILED: %v\n", prefix, err)
+		case e != nil:
+			done.Ran++
+			fmt.Fprintf(progress, "%s: test %.2f%%, silhouette %.3f (t-SNE %.3f) in %s -> %s\n",
+				prefix, e.TestAcc, e.Silhouette, e.SilhouetteTSNE, roundDuration(time.Duration(e.Seconds*float64(time.Second))), c.path)
 		}
 	}
 	report, path, err := WriteTSNEReport(sweep, opts)
 	if err != nil {
 		return report, path, err
 	}
+	done.Failed = failed
+	if err := done.stopError(FigureTSNE, len(points)); err != nil {
+		return report, path, err
+	}
 	if len(failed) > 0 {
-		return report, path, &FigureError{Figure: FigureTSNE, Failed: failed, Of: total}
+		return report, path, &FigureError{Figure: FigureTSNE, Failed: failed, Of: len(points)}
 	}
 	return report, path, nil
+}
+
+// lockedEmbedding makes and stores point c under its lock, waiting for another sweep holding it;
+// it returns nil and no error when the point needs no training after all (finished reports it
+// stored by another sweep meanwhile, counted in done.ByOthers, or the sweep stopped while waiting,
+// in done.NotStarted).
+func lockedEmbedding(c cell, prefix string, finished func() bool, runner RepresentationRunner, cfg tsne.Config, opts Options, done *Sweep) (*Embedding, error) {
+	progress := progressOf(opts)
+	lock, holder, err := tryLock(c.path)
+	if err != nil {
+		return nil, err
+	}
+	if lock == nil {
+		fmt.Fprintf(progress, "%s: in progress in another sweep (%s, lock %s): waiting for it\n", prefix, holder, lockFile(c.path))
+		if lock, err = waitLock(c.path, opts.Stop); err != nil {
+			return nil, err
+		} else if lock == nil {
+			done.NotStarted++
+			return nil, nil
+		}
+	}
+	defer lock.unlock()
+	if finished() {
+		done.ByOthers++
+		fmt.Fprintf(progress, "%s: finished by another sweep (%s), skipped\n", prefix, c.path)
+		return nil, nil
+	}
+	if removed, err := removeOrphanTemps(c.path); err != nil {
+		return nil, err
+	} else if len(removed) > 0 {
+		fmt.Fprintf(progress, "%s: removed %d orphaned temporary file(s) of an interrupted write: %s\n", FigureTSNE, len(removed), strings.Join(removed, ", "))
+	}
+	fmt.Fprintf(progress, "%s: training 1 run, then t-SNE of %d iterations\n", prefix, cfg.Iterations)
+	e, err := embedPoint(c.Cell, runner, cfg, opts)
+	if err == nil {
+		err = writeJSON(c.path, e)
+	}
+	return e, err
 }
 
 // embedPoint trains c through runner and embeds its representations.

@@ -36,6 +36,12 @@ type Options struct {
 	// backend a training keeps one core busy, so up to the number of cores Jobs shortens a sweep
 	// nearly in proportion; memory adds up across the cells in flight.
 	Jobs int
+	// Shard is the part of the sweep this process trains (the zero value: all of it).
+	Shard Shard
+	// Stop, once closed (e.g. on SIGINT), stops the sweep at its next safe point: no cell starts,
+	// and the cells in training stop after their epoch in progress, keeping their checkpoints (see
+	// Cell.Stop). nil never stops.
+	Stop <-chan struct{}
 }
 
 // withOutDir returns o with OutDir defaulted to "results".

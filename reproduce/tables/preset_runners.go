@@ -17,7 +17,7 @@ const QuickEpochs = 50
 
 // PresetCells returns the CellRunner of the table commands and notebooks: geomix.TrainPreset (the
 // authors' script preset for (dataset, method)) with the cell's runs, Params and checkpoint, and QuickEpochs epochs when
-// quick, on backend, reading data with data. Each cell's training progress, and notes on where a
+// quick, on backend, reading data with data; it stops at its next safe point once c.Stop is closed. Each cell's training progress, and notes on where a
 // data set differs from the paper's, go to out (nil: discarded); the notes are also kept in each
 // Result. The runner may train several cells at once (Options.Jobs): each call has its own context
 // and random streams, and backend serves concurrent executions.
@@ -37,7 +37,7 @@ func PresetCells(backend backends.Backend, data datasets.Options, out io.Writer)
 		if c.Quick {
 			ctx.SetParam(training.ParamEpochs, QuickEpochs)
 		}
-		opts := []geomix.Option{geomix.WithProgress(out)}
+		opts := []geomix.Option{geomix.WithProgress(out), geomix.WithStop(c.Stop)}
 		if c.Checkpoint != "" {
 			opts = append(opts, geomix.WithCheckpoint(c.Checkpoint))
 		}
@@ -70,7 +70,7 @@ func PresetRepresentations(backend backends.Backend, data datasets.Options, out 
 			ctx.SetParam(training.ParamEpochs, QuickEpochs)
 		}
 		var reps [][]float32
-		res, err := geomix.TrainPreset(ctx, backend, c.Dataset, c.Method, data, geomix.WithProgress(out),
+		res, err := geomix.TrainPreset(ctx, backend, c.Dataset, c.Method, data, geomix.WithProgress(out), geomix.WithStop(c.Stop),
 			geomix.WithRepresentations(func(_, _ int, logits [][]float32) { reps = logits }))
 		if err != nil {
 			return nil, nil, nil, err

@@ -18,8 +18,15 @@ type Sweep struct {
 	// Ran and Skipped count the cells run now and those already finished by an earlier sweep;
 	// Shared counts the cells copied from another table's identical cell (see Record.SharedFrom).
 	Ran, Skipped, Shared int
+	// ByOthers counts the cells another sweep over the same folder finished while this one ran;
+	// OtherShards the cells left to the other shards (Options.Shard); NotStarted the cells not
+	// started because the sweep was stopped (Options.Stop).
+	ByOthers, OtherShards, NotStarted int
 	// Failed lists the cells whose runner returned an error (or panicked).
 	Failed []CellError
+	// Stopped lists the cells stopped mid-way (Options.Stop); each Err says what their checkpoint
+	// keeps.
+	Stopped []CellError
 	// Report is the comparison written to ReportPath.
 	Report *Report
 	// ReportPath is OutDir/<table>.md.
@@ -32,6 +39,12 @@ type Sweep struct {
 // interrupted cell resumes at its run from its checkpoint (CheckpointPath), which Force deletes. A
 // failing cell does not stop the sweep: the other cells still run, and Run returns an error naming
 // every failed cell after it rendered OutDir/<table>.md (also atomically) from all records on disk.
+//
+// A cell trains under its lock (see lock.go), so sweeps over one OutDir (several shells, or the
+// shards of opts.Shard) never train one cell twice at once; a sweep finding a cell locked comes back
+// to it after its other cells. OutDir is checked writable before anything trains. Once opts.Stop is
+// closed, Run stops at the cells' next safe point, writes the report of the finished cells and
+// returns an error wrapping ErrStopped.
 func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	if runner == nil {
 		return nil, errors.New("tables: no CellRunner given")
@@ -40,7 +53,14 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.Shard.Check(); err != nil {
+		return nil, err
+	}
 	opts = opts.withOutDir()
+	table := spec.Paper.ID
+	if err := checkWritable(filepath.Join(opts.OutDir, table)); err != nil {
+		return nil, err
+	}
 	if opts.GitRevision == "" {
 		opts.GitRevision = GitRevision(".", opts.OutDir) // the sweep's own output does not make the tree dirty
 	}
@@ -48,14 +68,17 @@ func Run(spec *Spec, runner CellRunner, opts Options) (*Sweep, error) {
 	if progress == nil {
 		progress = os.Stderr
 	}
-	table := spec.Paper.ID
 
-	cells, toRun := opts.plan(spec, datasets, methods, progress)
+	cells := opts.plan(spec, datasets, methods, progress)
+	toRun := markShard(cells, opts)
 
 	sweep := (&sweepRun{opts: opts, runner: runner, table: table, cells: cells, toRun: toRun, progress: progress}).all()
 
 	sweep.Report, sweep.ReportPath, err = writeReport(spec, opts, sweep.Failed)
 	if err != nil {
+		return sweep, err
+	}
+	if err := sweep.stopError(table, len(cells)); err != nil {
 		return sweep, err
 	}
 	if len(sweep.Failed) > 0 {
@@ -100,12 +123,18 @@ func Plan(spec *Spec, opts Options) ([]PlannedCell, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.Shard.Check(); err != nil {
+		return nil, err
+	}
 	opts = opts.withOutDir()
-	cells, _ := opts.plan(spec, datasets, methods, io.Discard)
+	cells := opts.plan(spec, datasets, methods, io.Discard)
+	markShard(cells, opts)
 	out := make([]PlannedCell, len(cells))
 	for i, c := range cells {
 		p := PlannedCell{Cell: c.Cell, Path: c.path, State: StateToRun}
 		switch {
+		case c.otherShard:
+			p.State = StateOtherShard
 		case c.skip:
 			p.State = StateFinished
 		case c.shared != nil:
@@ -118,14 +147,17 @@ func Plan(spec *Spec, opts Options) ([]PlannedCell, error) {
 				}
 			}
 		}
+		if p.State != StateOtherShard && p.State != StateFinished && p.State != StateShared {
+			p.TrainedBy = heldBy(c.path)
+		}
 		out[i] = p
 	}
 	return out, nil
 }
 
 // plan lists the trainings of the columns datasets × the rows methods in order, marking those a
-// matching record already covers (unless Force), and counts the cells left to run.
-func (o Options) plan(spec *Spec, datasets, methods []string, progress io.Writer) (cells []cell, toRun int) {
+// matching record already covers (unless Force) and those another table's record gives.
+func (o Options) plan(spec *Spec, datasets, methods []string, progress io.Writer) (cells []cell) {
 	table := spec.Paper.ID
 	for _, d := range spec.trainings(datasets) {
 		runs := o.Runs
@@ -151,13 +183,10 @@ func (o Options) plan(spec *Spec, datasets, methods []string, progress io.Writer
 			if !c.skip && !o.Force {
 				c.shared = o.sameCellElsewhere(table, c)
 			}
-			if !c.skip && c.shared == nil {
-				toRun++
-			}
 			cells = append(cells, c)
 		}
 	}
-	return cells, toRun
+	return cells
 }
 
 // sameCellElsewhere returns another table's record under OutDir of cell c (its dataset and method
