@@ -96,8 +96,10 @@ var presets = map[string]presetGroup{
 }
 
 // presetAliases are data sets that take another's preset: 20news-200 is 20news with 200 labels per
-// class, which the authors' scripts run with the same rows.
-var presetAliases = map[string]string{"20news-200": "20news"}
+// class, which the authors' scripts run with the same rows; the Fashion-MNIST stand-in (fmnist*,
+// 15,000 images as the paper's CIFAR10) takes the CIFAR10 rows of the image script.
+var presetAliases = map[string]string{"20news-200": "20news",
+	"fmnist": "cifar10", "fmnist-20": "cifar10", "fmnist-pca": "cifar10", "fmnist-pca-20": "cifar10"}
 
 // Datasets lists the data sets that have presets, sorted.
 func Datasets() []string {

@@ -41,13 +41,13 @@ func TestLoadReportStatuses(t *testing.T) {
 	for _, r := range rep.Rows {
 		counts[r.Status]++
 	}
-	if err != nil || len(rep.Rows) != 6*10 || rep.Rows[0].Status != StatusUnavailable || rep.Rows[0].Paper.Mean != 66.6 ||
-		counts[StatusUnavailable] != 4*9 || counts[StatusNotImplemented] != 6 || counts[StatusNotRun] != 2*9 {
-		t.Errorf("table4 report: err %v, rows %d, statuses %v, first %+v; want STL10/CIFAR10 not obtainable, 20News not run", err, len(rep.Rows), counts, rep.Rows[0])
+	if err != nil || len(rep.Rows) != 8*10 || rep.Rows[0].Status != StatusUnavailable || rep.Rows[0].Paper.Mean != 66.6 ||
+		counts[StatusUnavailable] != 4*9 || counts[StatusNotImplemented] != 8 || counts[StatusNotRun] != 4*9 {
+		t.Errorf("table4 report: err %v, rows %d, statuses %v, first %+v; want STL10/CIFAR10 not obtainable, 20News and Fashion-MNIST not run", err, len(rep.Rows), counts, rep.Rows[0])
 	}
 	t4, _ := SpecFor("table4")
-	if ds, _, err := (Options{}).selection(t4); err != nil || strings.Join(ds, ",") != "20news-100,20news-200" {
-		t.Errorf("table4 default selection %v, %v; want the 20News columns", ds, err)
+	if ds, _, err := (Options{}).selection(t4); err != nil || strings.Join(ds, ",") != "20news-100,20news-200,fmnist,fmnist-20" {
+		t.Errorf("table4 default selection %v, %v; want the 20News and Fashion-MNIST columns", ds, err)
 	}
 	if _, _, err := (Options{Datasets: []string{"stl10-10"}}).selection(t4); err == nil || !strings.Contains(err.Error(), "not obtainable") {
 		t.Errorf("selecting stl10-10: %v, want an error saying its data is not obtainable", err)

@@ -94,7 +94,7 @@ func Specs() []*Spec {
 		},
 		{
 			Paper:          t4,
-			Datasets:       t4.Datasets,
+			Datasets:       append(slices.Clone(t4.Datasets), "fmnist", "fmnist-20"),
 			Methods:        []string{"mlp", "gcn", "gat", "sgc", "mixup", "graphmix", "geomix1", "geomix2", "geomix3"},
 			NotImplemented: []string{"graphmixup"},
 			TrainedOn:      map[string]string{"20news-100": "20news"},
