@@ -148,6 +148,15 @@ var dannParams = map[string]any{backbones.ParamHidden: 50, backbones.ParamDropou
 var graphMixParams = map[string]any{backbones.ParamHidden: 16, methods.ParamInputDropout: 0.5, backbones.ParamDropout: 0.0, training.ParamLR: 0.01,
 	training.ParamWeightDecay: 5e-4, training.ParamEpochs: 2000, training.ParamSelectLast: true, backbones.ParamUseBN: false, training.ParamResetAdam: true}
 
+// graphMixupParams are GraphMixup's settings (LirongWu/GraphMixup, src/main.py defaults; the
+// GeoMix appendix: 2 layers, K = 4 semantic relations, loss weights 1.0, hidden in {16, 64, 128}):
+// 128 units, dropout 0.1, Adam lr 1e-3 with weight decay 5e-4, 2010 epochs, the binary adjacency
+// without self-loops (the "row" normalisation's edges), no BatchNorm. Its code stops after 20
+// evaluations, one every 5 epochs, without a better validation macro-F1: patience 100 epochs here
+// (on the validation accuracy). Runs, seed and splits are the data set's; Adam is re-created every run.
+var graphMixupParams = map[string]any{backbones.ParamHidden: 128, backbones.ParamDropout: 0.1, training.ParamLR: 1e-3, training.ParamWeightDecay: 5e-4,
+	training.ParamEpochs: 2010, training.ParamPatience: 100, training.ParamNormalization: "row", backbones.ParamUseBN: false, training.ParamResetAdam: true}
+
 // gloGNNRows are GloGNN's reproduce-script settings (RecklessRonan/GloGNN, small-scale):
 // dropout, weight decay, α, β, γ, δ, norm layers, orders; all with 64 units, lr 0.01, 2000 epochs.
 // Only Cora, Chameleon and Squirrel are known; the other homophilic data sets take Cora's row (see
@@ -254,6 +263,9 @@ func For(dataset, method string) (*Preset, error) {
 			p.Params[methods.ParamGraphMixGamma] = 10.0
 		}
 		p.Source += " for the data; GraphMix's own model, optimizer and schedule (Verma et al.'s code, SPEC §6.3)"
+	case "graphmixup":
+		maps.Copy(p.Params, graphMixupParams)
+		p.Source += " for the data; GraphMixup's own model, optimizer and schedule (Wu et al.'s code, src/main.py)"
 	}
 	return p, nil
 }

@@ -133,6 +133,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 		if t.observe(sel, epoch, loss, pred, begin, bar, o) {
 			break
 		}
+		b.run.ValAcc = append(b.run.ValAcc, sel.rr.Curve[len(sel.rr.Curve)-1].ValAcc)
 		begin = time.Now()
 		if updatedNext {
 			loss = nextLoss
