@@ -2,11 +2,11 @@ package datasets
 
 import (
 	"bytes"
-	"errors"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
