@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/geomix-go/geomix/geomix/backbones"
-	"github.com/geomix-go/geomix/geomix/mixing"
 	"github.com/geomix-go/geomix/internal/testutil"
 	. "github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -237,5 +236,4 @@ func TestGraphMixupDraw(t *testing.T) {
 			t.Errorf("train position %d: active %v, δ %v", p, active[p][0], delta[p][0])
 		}
 	}
-	_ = mixing.NormRow
 }
