@@ -20,13 +20,16 @@ type File struct {
 	SHA256 string
 	// Size is in bytes; 0 where it is unknown.
 	Size int64
+	// ContentSHA256 is the digest of a gzip file's decompressed content, verified instead of
+	// SHA256 and Size where copies differ in their compressed bytes (fashion-mnist).
+	ContentSHA256 string
 }
 
 // Files lists every raw file the loaders read or download, in the order of Names.
 func Files() []File {
 	var out []File
 	add := func(dataset string, f fileSpec) {
-		out = append(out, File{Dataset: dataset, Path: f.Path, URL: f.URL, SHA256: f.SHA256, Size: f.Size})
+		out = append(out, File{Dataset: dataset, Path: f.Path, URL: f.URL, SHA256: f.SHA256, Size: f.Size, ContentSHA256: f.ContentSHA256})
 	}
 	for _, name := range []string{"cora", "citeseer", "pubmed"} {
 		for _, suffix := range []string{"x", "tx", "allx", "y", "ty", "ally", "graph", "test.index"} {
@@ -49,6 +52,8 @@ func Files() []File {
 	for _, name := range []string{"stl10", "cifar10"} {
 		add(name, imageFeaturesFile(name))
 	}
+	add("fmnist*", fmnistFiles.images)
+	add("fmnist*", fmnistFiles.labels)
 	for _, process := range []string{"gg", "qq"} {
 		for _, pu := range []int{10, 30, 50, 140} {
 			add("pileup", pileupFile(process, pu))

@@ -126,15 +126,31 @@ func pickledArray(dict *types.Dict, path, key string) (*ndarray, error) {
 // opts.LabelsPerClass (default defaultPerClass) train nodes per class and valid validation nodes.
 func imageGraph(name string, x []float32, labels []int32, numClasses, numCols int, opts Options,
 	defaultPerClass, valid int, notes string) (*Graph, error) {
-	n := len(labels)
+	src, dst, err := imageEdges(name, x, len(labels), numCols, opts)
+	if err != nil {
+		return nil, err
+	}
+	return imageGraphWithEdges(name, x, labels, src, dst, numClasses, numCols, opts, defaultPerClass, valid, notes)
+}
+
+// imageEdges returns the image protocol's graph of the n rows of x: the 5 nearest other rows made
+// undirected (both directions, sorted).
+func imageEdges(name string, x []float32, n, numCols int, opts Options) (src, dst []int32, err error) {
 	nbrs, err := KNearest(x, n, numCols, imageK, false, opts.progress())
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %s: %w", name, err)
+		return nil, nil, fmt.Errorf("datasets: %s: %w", name, err)
 	}
-	src, dst, err := knnEdges(n, imageK, nbrs)
+	src, dst, err = knnEdges(n, imageK, nbrs)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %s: %w", name, err)
+		return nil, nil, fmt.Errorf("datasets: %s: %w", name, err)
 	}
+	return src, dst, nil
+}
+
+// imageGraphWithEdges is imageGraph given the graph's edges (imageEdges).
+func imageGraphWithEdges(name string, x []float32, labels, src, dst []int32, numClasses, numCols int, opts Options,
+	defaultPerClass, valid int, notes string) (*Graph, error) {
+	n := len(labels)
 	split, err := classRandSplits2(labels, numClasses, opts.labelsPerClassOr(defaultPerClass), valid,
 		newSplitRNG(opts.seedOr(referenceSeed)))
 	if err != nil {

@@ -20,7 +20,7 @@ type Options struct {
 	// Seed seeds random splits; 0 means the data set's reference seed (123 in the authors' code).
 	Seed int64
 	// LabelsPerClass is the per-class train count for data sets that have that option (20news 100|200,
-	// digits 10|20, images 10); 0 means the reference default.
+	// digits 10|20, images 10, fmnist 10|20); 0 means the reference default.
 	LabelsPerClass int
 	// Progress receives download progress bars; nil means os.Stderr.
 	Progress io.Writer
@@ -42,6 +42,7 @@ var canonicalOrder = []string{
 	"cora", "citeseer", "pubmed", "cs", "physics", "squirrel", "chameleon",
 	"twitch-de", "twitch-engb", "twitch-es", "twitch-fr", "twitch-ptbr", "twitch-ru", "twitch-tw",
 	"20news", "20news-200", "digits", "synthetic", "twitch-ood", "stl10", "cifar10",
+	"fmnist", "fmnist-20", "fmnist-pca", "fmnist-pca-20",
 }
 
 var (

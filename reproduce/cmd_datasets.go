@@ -154,6 +154,9 @@ func printFiles(w io.Writer) {
 		if f.SHA256 != "" {
 			sum = "`" + f.SHA256 + "`"
 		}
+		if f.ContentSHA256 != "" {
+			size, sum = "varies", "`"+f.ContentSHA256+"` (of the decompressed content; copies differ in their gzip bytes)"
+		}
 		fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s |\n", f.Dataset, f.Path, size, sum, f.URL)
 	}
 }

@@ -90,8 +90,8 @@ func TestListStatus(t *testing.T) {
 	if s, _ := listStatus(byID["table5"]); s != tables.Implemented {
 		t.Errorf("table5 with runner: %q, want implemented", s)
 	}
-	if s, _ := listStatus(byID["table2"]); s != tables.Partial {
-		t.Errorf("table2: %q, want partial", s)
+	if s, _ := listStatus(byID["table3"]); s != tables.Partial {
+		t.Errorf("table3: %q, want partial", s)
 	}
 	dir := t.TempDir()
 	if err := runTable("table5", []string{"--out", dir, "--datasets", "cora", "--methods", "gcn", "--runs", "5"}); err != nil {

@@ -44,6 +44,10 @@ type Run struct {
 	Train, Others []int32
 	// Epochs is the number of epochs of a run (training.ParamEpochs).
 	Epochs int
+	// ValAcc are the validation accuracies (fractions) of the run's epochs evaluated so far, in
+	// order: at update number e of full-batch training, those of epochs 0 … e−2 (epoch e−1 is
+	// evaluated in the same step). GraphMixup's Q-learning reads them.
+	ValAcc []float64
 }
 
 // Step is one update's choice: Kind selects the loss (0 for the method's usual update; a method

@@ -19,6 +19,7 @@ var registry = []struct {
 	{"mlp", func() Method { return &erm{backbone: "mlp"} }},
 	{"mixup", func() Method { return &nodeMixup{} }},
 	{"graphmix", func() Method { return &graphMix{} }},
+	{"graphmixup", func() Method { return &graphMixup{} }},
 	{"dann", func() Method { return &dann{} }},
 	{"eerm", func() Method { return &eerm{} }},
 	{"geomix1", func() Method { return &geoMix{variant: geoMixI} }},
@@ -30,7 +31,7 @@ var registry = []struct {
 }
 
 // Names lists the valid method ids: the baselines (gcn, gat, sgc, appnp, glognn, mlp, mixup,
-// graphmix, dann, eerm), then GeoMix-I/II/III (geomix1, geomix2, geomix3; geomix3-paper is GeoMix-III
+// graphmix, graphmixup, dann, eerm), then GeoMix-I/II/III (geomix1, geomix2, geomix3; geomix3-paper is GeoMix-III
 // with the paper's attention) and the ablations (randommix, nolocality).
 func Names() []string {
 	names := make([]string, len(registry))

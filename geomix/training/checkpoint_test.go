@@ -51,7 +51,7 @@ func sameRuns(t *testing.T, what string, a, b *Result) {
 // finds the checkpoint of run 2 (Adam's state carried over, frozen or trained attention, RandomMix's
 // host RNG, EERM's candidate tables and editors) recomputes run 2 exactly as the uninterrupted Train did.
 func TestCheckpointResumesExactly(t *testing.T) {
-	for _, method := range []string{"geomix1", "geomix3", "randommix", "mixup", "graphmix", "eerm"} {
+	for _, method := range []string{"geomix1", "geomix3", "randommix", "mixup", "graphmix", "eerm", "graphmixup"} {
 		plain, err := Train(checkpointCtx(3, 0.01), testutil.Backend(t), testutil.TinyGraph(), method, WithProgress(io.Discard))
 		if err != nil {
 			t.Fatal(err)

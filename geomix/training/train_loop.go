@@ -192,6 +192,7 @@ func (t *trainer) oneRun(r int, bar progress.Bar, o trainOptions) (*RunResult, e
 		} else if stop {
 			break
 		}
+		b.run.ValAcc = append(b.run.ValAcc, sel.rr.Curve[len(sel.rr.Curve)-1].ValAcc)
 		begin = time.Now()
 		if updatedNext {
 			loss = nextLoss

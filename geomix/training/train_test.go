@@ -44,7 +44,7 @@ func trainTinyOn(t *testing.T, backend backends.Backend, method string, seed int
 // accuracies at every epoch (dropout, BatchNorm, random pairing and initialisation all seeded);
 // another seed gives other losses.
 func TestTrainSameSeedSameNumbers(t *testing.T) {
-	for _, method := range []string{"geomix1", "geomix3", "randommix", "mixup", "graphmix"} {
+	for _, method := range []string{"geomix1", "geomix3", "randommix", "mixup", "graphmix", "graphmixup"} {
 		a, b, other := trainTiny(t, method, 9), trainTiny(t, method, 9), trainTiny(t, method, 10)
 		if a.TestAccMean != b.TestAccMean || a.TestAccStd != b.TestAccStd {
 			t.Errorf("%s: same seed, different results: %v±%v vs %v±%v", method, a.TestAccMean, a.TestAccStd, b.TestAccMean, b.TestAccStd)

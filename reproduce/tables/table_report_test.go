@@ -29,25 +29,25 @@ func TestLoadReportStatuses(t *testing.T) {
 			t.Errorf("row %s/%s lacks the paper's cell", r.Dataset, r.Method)
 		}
 	}
-	if counts[StatusNotRun] != 7*10 || counts[StatusNotImplemented] != 7 {
-		t.Errorf("statuses %v, want 70 not run, 7 not implemented yet", counts)
+	if counts[StatusNotRun] != 7*11 || counts[StatusNotImplemented] != 0 {
+		t.Errorf("statuses %v, want 77 not run", counts)
 	}
 	md := rep.Markdown()
-	if got := reportCell(md, "GraphMixup", "PubMed"); got != "not implemented yet / 78.82 ± 0.52" {
-		t.Errorf("report lacks the not-implemented GraphMixup row:\n%s", md)
+	if got := reportCell(md, "GraphMixup", "PubMed"); got != "not run / 78.82 ± 0.52" {
+		t.Errorf("report lacks the GraphMixup row:\n%s", md)
 	}
 	rep, err = LoadReport(t.TempDir(), "table4")
 	counts = map[string]int{}
 	for _, r := range rep.Rows {
 		counts[r.Status]++
 	}
-	if err != nil || len(rep.Rows) != 6*10 || rep.Rows[0].Status != StatusUnavailable || rep.Rows[0].Paper.Mean != 66.6 ||
-		counts[StatusUnavailable] != 4*9 || counts[StatusNotImplemented] != 6 || counts[StatusNotRun] != 2*9 {
-		t.Errorf("table4 report: err %v, rows %d, statuses %v, first %+v; want STL10/CIFAR10 not obtainable, 20News not run", err, len(rep.Rows), counts, rep.Rows[0])
+	if err != nil || len(rep.Rows) != 8*10 || rep.Rows[0].Status != StatusUnavailable || rep.Rows[0].Paper.Mean != 66.6 ||
+		counts[StatusUnavailable] != 4*10 || counts[StatusNotImplemented] != 0 || counts[StatusNotRun] != 4*10 {
+		t.Errorf("table4 report: err %v, rows %d, statuses %v, first %+v; want STL10/CIFAR10 not obtainable, 20News and Fashion-MNIST not run", err, len(rep.Rows), counts, rep.Rows[0])
 	}
 	t4, _ := SpecFor("table4")
-	if ds, _, err := (Options{}).selection(t4); err != nil || strings.Join(ds, ",") != "20news-100,20news-200" {
-		t.Errorf("table4 default selection %v, %v; want the 20News columns", ds, err)
+	if ds, _, err := (Options{}).selection(t4); err != nil || strings.Join(ds, ",") != "20news-100,20news-200,fmnist,fmnist-20" {
+		t.Errorf("table4 default selection %v, %v; want the 20News and Fashion-MNIST columns", ds, err)
 	}
 	if _, _, err := (Options{Datasets: []string{"stl10-10"}}).selection(t4); err == nil || !strings.Contains(err.Error(), "not obtainable") {
 		t.Errorf("selecting stl10-10: %v, want an error saying its data is not obtainable", err)
@@ -201,8 +201,8 @@ func TestReportTrainingTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := sweep.Report
-	if rep.Time != (TrainingTime{Seconds: 7265, Trainings: 3, Of: 70}) || rep.Timed == nil || *rep.Timed != (TrainingTime{Seconds: 65, Trainings: 2, Of: 28}) {
-		t.Errorf("table2 time %+v, timed %+v; want 3 of 70 trainings in 7265 s, 2 of 28 timed in 65 s", rep.Time, rep.Timed)
+	if rep.Time != (TrainingTime{Seconds: 7265, Trainings: 3, Of: 77}) || rep.Timed == nil || *rep.Timed != (TrainingTime{Seconds: 65, Trainings: 2, Of: 28}) {
+		t.Errorf("table2 time %+v, timed %+v; want 3 of 77 trainings in 7265 s, 2 of 28 timed in 65 s", rep.Time, rep.Timed)
 	}
 	if md := rep.Markdown(); !strings.Contains(md, "Training time of GCN, GeoMix-I, GeoMix-II, GeoMix-III on every data set: 1 min (2 of the 28 trainings needed).") ||
 		!strings.Contains(md, "| Cora SGC | 5 | 2 h 00 min |") {

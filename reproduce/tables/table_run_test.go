@@ -296,20 +296,21 @@ func TestRunCellErrors(t *testing.T) {
 func TestSelection(t *testing.T) {
 	t2, _ := SpecFor("table2")
 	ds, ms, err := Options{Quick: true}.selection(t2)
-	if err != nil || strings.Join(ds, ",") != "cora,citeseer,chameleon" || strings.Join(ms, ",") != "gcn,gat,sgc,appnp,glognn,mixup,graphmix,geomix1,geomix2,geomix3" {
+	if err != nil || strings.Join(ds, ",") != "cora,citeseer,chameleon" || strings.Join(ms, ",") != "gcn,gat,sgc,appnp,glognn,mixup,graphmixup,graphmix,geomix1,geomix2,geomix3" {
 		t.Errorf("quick selection = %v %v %v", ds, ms, err)
 	}
 	ds, ms, err = Options{Datasets: []string{"physics", "cora"}, Methods: []string{"geomix2"}}.selection(t2)
 	if err != nil || strings.Join(ds, ",") != "cora,physics" || strings.Join(ms, ",") != "geomix2" {
 		t.Errorf("explicit selection = %v %v %v", ds, ms, err)
 	}
-	for _, o := range []Options{{Methods: []string{"graphmixup"}}, {Datasets: []string{"twitch-fr"}}, {Methods: []string{"bogus"}}, {Runs: -1}} {
+	for _, o := range []Options{{Datasets: []string{"twitch-fr"}}, {Methods: []string{"bogus"}}, {Runs: -1}} {
 		if _, _, err := o.selection(t2); err == nil {
 			t.Errorf("selection %+v returned no error", o)
 		}
 	}
-	if _, _, err := (Options{Methods: []string{"graphmixup"}}).selection(t2); !strings.Contains(err.Error(), "not implemented yet") {
-		t.Errorf("graphmixup error = %v", err)
+	t3, _ := SpecFor("table3")
+	if _, _, err := (Options{Methods: []string{"eerm"}}).selection(t3); err == nil || !strings.Contains(err.Error(), "not implemented yet") {
+		t.Errorf("eerm error = %v", err)
 	}
 	if _, err := SpecFor("table1"); err == nil {
 		t.Error("SpecFor(table1) returned no error")
