@@ -96,6 +96,10 @@ type TrainBatch struct {
 	// the pseudo-labels before mixing); Augmented are the nodes of the soft cross-entropy against
 	// the mixed labels. Both sorted, indices into Graph.
 	Labelled, Augmented []int32
+	// Target are the target-domain nodes joined into the batch for domain-adversarial training
+	// (DANN's domain classifier): unlabelled as far as the losses go, in neither Labelled nor
+	// Augmented; sorted, nil for a batch without them.
+	Target []int32
 }
 
 // NumFeatures is F.

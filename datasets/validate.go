@@ -43,6 +43,28 @@ func (g *Graph) validateBatches() error {
 				return err
 			}
 		}
+		if err := bg.validateTarget(i, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateTarget checks a TrainBatch's Target set, when it has one: sorted, in range and apart from
+// its labelled and augmented nodes.
+func (g *Graph) validateTarget(i int, b TrainBatch) error {
+	if b.Target == nil {
+		return nil
+	}
+	if err := g.validateNodeSet(fmt.Sprintf("train batch %d's target set", i), b.Target); err != nil {
+		return err
+	}
+	for _, set := range [][]int32{b.Labelled, b.Augmented} {
+		for _, v := range set {
+			if _, found := slices.BinarySearch(b.Target, v); found {
+				return fmt.Errorf("train batch %d's node %d is both a target node and a labelled or augmented one, expected target nodes apart", i, v)
+			}
+		}
 	}
 	return nil
 }

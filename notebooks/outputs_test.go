@@ -542,3 +542,62 @@ func TestTSNEOutputs(t *testing.T) {
 		t.Errorf("%d charts, want one scatter per embedding (%d) and the interactive one", n, len(lines))
 	}
 }
+
+var (
+	pileupEvent      = regexp.MustCompile(`(?m)^event gg PU30 entry=(\d+): nodes=(\d+) edges=(\d+) neutral=(\d+) lv=(\d+) simulated=(\w+)$`)
+	pileupNeighbours = regexp.MustCompile(`(?m)^neighbours (.+): lv_mean=(\S+) pu_mean=(\S+) auc=(\S+) lv=(\d+) pu=(\d+) no_charged=(\d+)$`)
+	pileupMajority   = regexp.MustCompile(`(?m)^majority (\S+): (\S+)% of the (\d+) test neutrals are PU$`)
+	pileupTrain      = regexp.MustCompile(`(?m)^train gg-pu10-pu30 (\S+): acc=(\S+) std=(\S+) bal=(\S+) auc=(\S+) runs=(\d+) majority=(\S+) quick=(\w+)$`)
+	pileupPoint      = regexp.MustCompile(`(?m)^pileup (\S+) (\S+): acc=(\S+) std=(\S+) bal=(\S+) auc=(\S+) majority=(\S+) runs=(\d+) quick=(\w+) simulated=(\w+)$`)
+)
+
+func TestPileupOutputs(t *testing.T) {
+	stdout, html := executed(t, "07-pileup")
+	ev := pileupEvent.FindStringSubmatch(stdout)
+	if ev == nil {
+		t.Fatal("no event line printed")
+	}
+	nodes, edges, neutral, lv := atof(t, ev[2]), atof(t, ev[3]), atof(t, ev[4]), atof(t, ev[5])
+	// A gg event at PU30 after the cuts: hundreds of particles, a few edges each, a minority of LV.
+	if nodes < 150 || edges < nodes || neutral < 10 || neutral > nodes/2 || lv < 10 || lv > nodes/2 {
+		t.Errorf("%s: implausible event", ev[0])
+	}
+	// The statistic separates LV from PU neutrals on every sample (the simulator's AUC is 0.65-0.70).
+	lines := pileupNeighbours.FindAllStringSubmatch(stdout, -1)
+	if len(lines) != 5 {
+		t.Errorf("%d neighbour lines, want 5 (gg PU10; gg PU10 and PU30; gg and qq PU30)", len(lines))
+	}
+	for _, m := range lines {
+		if atof(t, m[2]) <= atof(t, m[3]) || atof(t, m[4]) < 0.6 || atof(t, m[4]) > 0.9 {
+			t.Errorf("%s: LV neutrals should see more LV charged neighbours, with an AUC in [0.6, 0.9]", m[0])
+		}
+	}
+	for _, m := range pileupMajority.FindAllStringSubmatch(stdout, -1) {
+		if v := atof(t, m[2]); v < 70 || v > 95 {
+			t.Errorf("%s: at PU30 most neutrals are PU (the simulator's share is about 76-86%%)", m[0])
+		}
+	}
+	trained := pileupTrain.FindAllStringSubmatch(stdout, -1)
+	if len(trained) != 2 {
+		t.Fatalf("%d training lines, want 2 (gcn, geomix1)", len(trained))
+	}
+	for _, m := range trained {
+		acc, bal, auc, majority := atof(t, m[2]), atof(t, m[4]), atof(t, m[5]), atof(t, m[7])
+		if acc < 20 || acc > 100 || bal < 30 || bal > 100 || auc < 0.3 || auc > 1 || majority < 70 {
+			t.Errorf("%s: a metric out of range", m[0])
+		}
+	}
+	points := pileupPoint.FindAllStringSubmatch(stdout, -1)
+	for _, m := range points {
+		if acc := atof(t, m[3]); acc < 20 || acc > 100 || m[9] != "false" || m[10] != "true" {
+			t.Errorf("%s: a committed point should be a full (not quick) run on simulated events, accuracy in range", m[0])
+		}
+	}
+	want := 4 // the event and three histograms
+	if len(points) > 0 {
+		want++ // the committed figure's bars
+	}
+	if n := countCharts(t, html); n != want {
+		t.Errorf("%d charts, want %d", n, want)
+	}
+}

@@ -63,6 +63,11 @@ type Options struct {
 	// PaperSplit follows the paper's wording instead of the released code: 20% of the source neutrals
 	// (drawn per event, not balanced) train, the other 80% validate, and all target neutrals test.
 	PaperSplit bool
+	// DomainBatches joins target events into every train batch as its Target nodes, for
+	// domain-adversarial training (DANN), pairing source and target events step by step as
+	// StruRW's template does: batch b's k-th source event goes with target event b·BatchSize+k
+	// (modulo the number of kept target events). The target events' labels stay unused.
+	DomainBatches bool
 }
 
 // Experiment is what a trainer needs for one shift and seed.
@@ -117,7 +122,7 @@ func Build(shift Shift, opts Options) (*Experiment, error) {
 	}
 	x.Graph, x.Offsets = Merge("pileup-"+shift.Name, append(slices.Clone(x.Source), x.Target...))
 	x.split(rand.New(rand.NewPCG(opts.Seed, 2)), opts.PaperSplit)
-	x.Graph.TrainBatches = x.trainBatches()
+	x.Graph.TrainBatches = x.trainBatches(opts.DomainBatches)
 	x.Graph.Notes = x.notes(opts.PaperSplit)
 	return x, nil
 }
@@ -183,20 +188,30 @@ func (x *Experiment) split(rng *rand.Rand, paper bool) {
 
 // trainBatches joins the kept source events, BatchSize at a time in order, into the graphs the
 // updates train on: each batch's labelled neutrals (Labelled) carry the supervised loss and all its
-// neutrals (the reference's neutral_index) GeoMix's augmentation loss.
-func (x *Experiment) trainBatches() []datasets.TrainBatch {
+// neutrals (the reference's neutral_index) GeoMix's augmentation loss. With domain, as many target
+// events follow the source events of each batch (see Options.DomainBatches), all their nodes Target.
+func (x *Experiment) trainBatches(domain bool) []datasets.TrainBatch {
 	var out []datasets.TrainBatch
 	for k := 0; k < len(x.Source); k += BatchSize {
-		events := x.Source[k:min(k+BatchSize, len(x.Source))]
+		events := slices.Clone(x.Source[k:min(k+BatchSize, len(x.Source))])
+		nSource := len(events)
+		if domain {
+			for e := range nSource {
+				events = append(events, x.Target[(k+e)%len(x.Target)])
+			}
+		}
 		g, offsets := Merge(fmt.Sprintf("%s-batch%d", x.Graph.Name, len(out)), events)
 		tb := datasets.TrainBatch{Graph: g}
-		for e, ev := range events {
+		for e, ev := range events[:nSource] {
 			for _, i := range x.Labelled[k+e] {
 				tb.Labelled = append(tb.Labelled, offsets[e]+i)
 			}
 			for _, i := range ev.Neutral {
 				tb.Augmented = append(tb.Augmented, offsets[e]+i)
 			}
+		}
+		for i := offsets[nSource]; i < offsets[len(events)]; i++ {
+			tb.Target = append(tb.Target, i)
 		}
 		slices.Sort(tb.Augmented)
 		out = append(out, tb)

@@ -152,3 +152,36 @@ func TestShifts(t *testing.T) {
 		t.Errorf("unknown shift: %v", err)
 	}
 }
+
+// TestBuildDomainBatches: with DomainBatches each batch holds its source events then as many
+// target events, paired step by step (cyclically), all the latter's nodes Target; the labelled and
+// augmented nodes are those of the batches without them.
+func TestBuildDomainBatches(t *testing.T) {
+	shift, _ := ShiftByName("gg-pu30-pu10") // 20 source events, 10 target: the pairing wraps around
+	data := simData(t)
+	plain, err := Build(shift, Options{Seed: 3, Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := Build(shift, Options{Seed: 3, Data: data, DomainBatches: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Graph.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for b, tb := range x.Graph.TrainBatches {
+		p := plain.Graph.TrainBatches[b]
+		if p.Target != nil || !slices.Equal(tb.Labelled, p.Labelled) || !slices.Equal(tb.Augmented, p.Augmented) {
+			t.Errorf("batch %d: labelled or augmented nodes differ from the plain batch's, or the plain batch has target nodes", b)
+		}
+		want := 0
+		for e := range min(BatchSize, len(x.Source)-b*BatchSize) {
+			want += x.Target[(b*BatchSize+e)%len(x.Target)].NumNodes()
+		}
+		n := p.Graph.NumNodes
+		if len(tb.Target) != want || tb.Graph.NumNodes != n+want || tb.Target[0] != int32(n) {
+			t.Errorf("batch %d: %d target nodes from node %d of %d, want %d from node %d", b, len(tb.Target), tb.Target[0], tb.Graph.NumNodes, want, n)
+		}
+	}
+}

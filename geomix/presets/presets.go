@@ -254,6 +254,9 @@ func For(dataset, method string) (*Preset, error) {
 	if methods.IsBaseline(method) {
 		p.Params[training.ParamResetAdam] = true
 	}
+	if lambdas, ok := augLambdaRows[dataset]; ok && usesAugLambda(method) {
+		p.Params[methods.ParamAugLambda] = lambdas[variant]
+	}
 	if method == "glognn" {
 		maps.Copy(p.Params, gloGNNParams(dataset))
 		p.Source += " for the data; GloGNN's own model and optimizer (its reproduce script's " + gloGNNRow(dataset) + " row, RecklessRonan/GloGNN small-scale)"

@@ -90,3 +90,35 @@ func TestLoadPassesTwitchFeatures(t *testing.T) {
 		t.Errorf("twitch_features=128: %v", err)
 	}
 }
+
+// TestPresetPileup checks rows of the Pileup script (src/pileup/exp/trans.sh) and that the
+// baselines take GeoMix-I's row with their own model settings.
+func TestPresetPileup(t *testing.T) {
+	for _, c := range []struct {
+		dataset, method string
+		want            map[string]any
+	}{
+		{"pileup-gg-pu10-pu30", "geomix1", map[string]any{training.ParamLR: 0.005, training.ParamWeightDecay: 1e-3, backbones.ParamDropout: 0.3, methods.ParamHops: 2,
+			methods.ParamAlpha: 0.0, methods.ParamAugLambda: 10.0, backbones.ParamHidden: 64, training.ParamEpochs: 200, training.ParamRuns: 5, training.ParamSeed: 123}},
+		{"pileup-gg-pu10-pu30", "geomix2", map[string]any{methods.ParamHops: 3, methods.ParamAugLambda: 1.0, methods.ParamLabelGrad: false}},
+		{"pileup-gg-pu10-pu30", "gcn", map[string]any{training.ParamLR: 0.005, backbones.ParamDropout: 0.3, backbones.ParamHidden: 64, training.ParamResetAdam: true}},
+		{"pileup-pu30-qq-gg", "geomix3", map[string]any{training.ParamLR: 0.005, methods.ParamResWeight: 0.1, methods.ParamGraphWeight: 0.8, methods.ParamLabelGrad: true, backbones.ParamLayers: 2}},
+		{"pileup-gg-pu30-pu10", "dann", map[string]any{backbones.ParamHidden: 50, training.ParamLR: 0.007, training.ParamEpochs: 200}},
+	} {
+		p, err := For(c.dataset, c.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range c.want {
+			if got := p.Params[k]; got != want {
+				t.Errorf("%s/%s: %s = %v, want %v", c.dataset, c.method, k, got, want)
+			}
+		}
+		if _, ok := p.Params[methods.ParamAugLambda]; ok && c.method == "gcn" {
+			t.Errorf("%s/gcn sets %s, which only GeoMix reads", c.dataset, methods.ParamAugLambda)
+		}
+		if err := training.CheckParams(p.Params); err != nil {
+			t.Error(err)
+		}
+	}
+}

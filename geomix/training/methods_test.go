@@ -2,6 +2,7 @@ package training
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,5 +80,43 @@ func TestEERMTrains(t *testing.T) {
 	ctx.SetParam(ParamNormalization, "row")
 	if _, err := Train(ctx, testutil.Backend(t), g, "eerm", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), "normalization") {
 		t.Errorf("eerm with the row normalisation: %v", err)
+	}
+}
+
+// TestDANNOnBatches: on mini-batches DANN takes each batch's Target nodes as the target domain; a
+// batch that is the whole graph with the extra test sets' nodes as Target trains as full-batch DANN
+// does, and a batch without Target is refused.
+func TestDANNOnBatches(t *testing.T) {
+	ctx := context.New()
+	ctx.SetParams(map[string]any{ParamEpochs: 4, ParamRuns: 2, backbones.ParamHidden: 8, ParamLRDecayEvery: 2, ParamLRDecayFactor: 0.5})
+	target := []int32{6, 7, 8, 9, 16, 17}
+	g := testutil.TinyGraph()
+	g.ExtraTests = []datasets.NodeSet{{Name: "ood", Nodes: target}}
+	full, err := Train(ctx, testutil.Backend(t), g, "dann", WithProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = testutil.TinyGraph()
+	train := g.Splits[0].Train
+	whole := *g
+	var others []int32
+	for _, i := range complement(g.NumNodes, train) {
+		if !slices.Contains(target, i) {
+			others = append(others, i)
+		}
+	}
+	g.TrainBatches = []datasets.TrainBatch{{Graph: &whole, Labelled: train, Augmented: others, Target: target}}
+	batched, err := Train(ctx, testutil.Backend(t), g, "dann", WithProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRuns(t, "dann on one batch = the graph", full, batched)
+	g.TrainBatches[0].Target = nil
+	if _, err := Train(ctx, testutil.Backend(t), g, "dann", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), "batch 0") {
+		t.Errorf("dann on a batch without target nodes: %v", err)
+	}
+	g.TrainBatches[0].Target = []int32{train[0]}
+	if _, err := Train(ctx, testutil.Backend(t), g, "gcn", WithProgress(io.Discard)); err == nil || !strings.Contains(err.Error(), "both a target node and a labelled") {
+		t.Errorf("a target node that is labelled: %v", err)
 	}
 }

@@ -18,7 +18,7 @@ func reportIDs() []string {
 	for _, s := range Specs() {
 		ids = append(ids, s.Paper.ID)
 	}
-	return append(ids, FigureHyper, FigureBackbones, FigureTSNE)
+	return append(ids, FigureHyper, FigureBackbones, FigureTSNE, FigurePileup)
 }
 
 // renderCommitted renders the report of id from the committed records as `go run ./reproduce <id>
@@ -44,6 +44,13 @@ func renderCommitted(t *testing.T, id string) string {
 		md = r.Markdown()
 	case FigureTSNE:
 		r, err := LoadTSNE(committedDir, DefaultTSNESweep())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Command = command
+		md = r.Markdown()
+	case FigurePileup:
+		r, err := LoadPileup(committedDir, DefaultPileupSweep())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,6 +42,10 @@ type Options struct {
 	// and the cells in training stop after their epoch in progress, keeping their checkpoints (see
 	// Cell.Stop). nil never stops.
 	Stop <-chan struct{}
+
+	// annotate, when set, adds to a cell's record what its runner returned beside the Result (see
+	// RunPileup), before the record is written.
+	annotate func(c Cell, r *Record) error
 }
 
 // withOutDir returns o with OutDir defaulted to "results".

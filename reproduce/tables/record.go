@@ -40,6 +40,9 @@ type Record struct {
 	// another table's identical cell (same dataset, method, runs and quick setting, hence the same
 	// preset): the path of that record.
 	SharedFrom string `json:"shared_from,omitempty"`
+	// Pileup holds a figure-pileup point's metrics beside the accuracy and where its events came
+	// from; nil for every other record.
+	Pileup *PileupCell `json:"pileup,omitempty"`
 }
 
 // RecordPath is where the cell (dataset, method) of table is stored under dir.

@@ -223,6 +223,11 @@ func (o Options) runCell(runner CellRunner, table string, c cell) (*Record, erro
 	if err := sameParams(c.Params, rec.Params); err != nil {
 		return nil, fmt.Errorf("runner %w", err)
 	}
+	if o.annotate != nil {
+		if err := o.annotate(c.Cell, rec); err != nil {
+			return nil, err
+		}
+	}
 	rec.Command, rec.GitRevision = o.Command, o.GitRevision
 	rec.WallSeconds = time.Since(start).Seconds()
 	rec.FinishedAt = time.Now().UTC()
