@@ -308,10 +308,6 @@ func TestSelection(t *testing.T) {
 			t.Errorf("selection %+v returned no error", o)
 		}
 	}
-	t3, _ := SpecFor("table3")
-	if _, _, err := (Options{Methods: []string{"eerm"}}).selection(t3); err == nil || !strings.Contains(err.Error(), "not implemented yet") {
-		t.Errorf("eerm error = %v", err)
-	}
 	if _, err := SpecFor("table1"); err == nil {
 		t.Error("SpecFor(table1) returned no error")
 	}
