@@ -42,7 +42,7 @@ func (p Provenance) writeFigureFooter(b *strings.Builder, id string) {
 		fmt.Fprintf(b, "Rendered by `%s` from the records in `%s/`; each record holds its point's command, revision, training time and finish time.\n\n", p.Command, id)
 	}
 	for _, c := range p.CellCommands {
-		fmt.Fprintf(b, "- Points produced by: `%s`\n", c)
+		fmt.Fprintf(b, "- Points produced by: `%s`\n", portableCommand(c))
 	}
 	if len(p.GitRevisions) > 0 {
 		fmt.Fprintf(b, "- Revisions: %s\n", strings.Join(p.GitRevisions, ", "))
@@ -62,4 +62,18 @@ func machineNote() string {
 	}
 	return fmt.Sprintf("%s, %s/%s, %d CPUs, %s, %s", host, runtime.GOOS, runtime.GOARCH,
 		runtime.NumCPU(), runtime.Version(), backend)
+}
+
+// portableCommand is command as a report shows it: every absolute path (a word, or a flag's value
+// after "=") becomes DIR, so that no machine's folders appear in a committed report.
+func portableCommand(command string) string {
+	words := strings.Fields(command)
+	for i, w := range words {
+		if strings.HasPrefix(w, "/") {
+			words[i] = "DIR"
+		} else if k, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(v, "/") {
+			words[i] = k + "=DIR"
+		}
+	}
+	return strings.Join(words, " ")
 }

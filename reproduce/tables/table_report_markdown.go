@@ -230,7 +230,7 @@ func (r *Report) writeProvenance(b *strings.Builder) {
 	if len(r.CellCommands) > 0 {
 		b.WriteString("\nCommands:\n\n")
 		for i, c := range r.CellCommands {
-			fmt.Fprintf(b, "%d. `%s`\n", i+1, c)
+			fmt.Fprintf(b, "%d. `%s`\n", i+1, portableCommand(c))
 		}
 	}
 	b.WriteString("\n</details>\n")
