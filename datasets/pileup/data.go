@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/geomix-go/geomix/datasets"
 )
@@ -65,8 +66,26 @@ type Sample struct {
 // String says where the sample comes from, e.g. "gg PU30 at PATH (simulated by ... seed 1), not a
 // Zenodo file)".
 func (s Sample) String() string {
-	return fmt.Sprintf("%s PU%d at %s (%s)", s.Process, s.PU, s.Path, s.Origin)
+	return fmt.Sprintf("%s PU%d at %s (%s)", s.Process, s.PU, displayPath(s.Path), s.Origin)
 }
+
+// displayPath is path as notes and reports show it: under the user cache or home directory
+// relative to it ("<user cache>/...", "~/..."), so that no machine's folders are shown.
+func displayPath(path string) string {
+	for _, base := range []struct{ dir, name string }{{userCacheDir(), "<user cache>"}, {homeDir(), "~"}} {
+		if base.dir == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(base.dir, path); err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+			return filepath.Join(base.name, rel)
+		}
+	}
+	return path
+}
+
+// userCacheDir and homeDir are os.UserCacheDir and os.UserHomeDir, "" when unknown.
+func userCacheDir() string { d, _ := os.UserCacheDir(); return d }
+func homeDir() string      { d, _ := os.UserHomeDir(); return d }
 
 // zenodoOrigin is the Origin of a file without the simulator's note.
 const zenodoOrigin = "Zenodo 8015774 file"

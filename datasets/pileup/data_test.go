@@ -65,3 +65,15 @@ func TestDataSample(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleStringHidesMachinePaths: a sample under the user cache is shown relative to it.
+func TestSampleStringHidesMachinePaths(t *testing.T) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no user cache directory")
+	}
+	s := Sample{Process: "gg", PU: 30, Path: filepath.Join(cache, "geomix", "pileup-simulated", "test_gg_PU30.root"), Origin: "simulated"}
+	if got, want := s.String(), "gg PU30 at <user cache>/geomix/pileup-simulated/test_gg_PU30.root (simulated)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
