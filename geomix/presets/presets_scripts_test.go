@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/geomix-go/geomix/geomix/backbones"
@@ -181,7 +182,9 @@ func TestPresetsMatchScripts(t *testing.T) {
 	}
 	variants := map[string]int{"geomix1": 0, "randommix": 0, "nolocality": 0, "geomix2": 1, "geomix3": 2, "geomix3-paper": 2}
 	datasetNames := slices.Sorted(maps.Keys(groups))
-	if got := Datasets(); !slices.Equal(got, datasetNames) {
+	// The Pileup shifts' rows (src/pileup/exp/trans.sh) are checked by TestPresetPileup.
+	got := slices.DeleteFunc(Datasets(), func(name string) bool { return strings.HasPrefix(name, "pileup-") })
+	if !slices.Equal(got, datasetNames) {
 		t.Errorf("presets exist for %v, the scripts cover %v", got, datasetNames)
 	}
 	check := func(dataset, method string, want map[string]any, raw bool) {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 )
 
 // Browser is a running headless Chromium.
@@ -62,6 +63,7 @@ func Launch(chromium, userDataDir string, log io.Writer, extraArgs ...string) (*
 	cmd := exec.Command(chromium, append(args, "about:blank")...)
 	cmd.ExtraFiles = []*os.File{toBrowserR, fromBrowserW} // fds 3 (commands in) and 4 (messages out)
 	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Close ends chromium's helpers too
 	if err := cmd.Start(); err != nil {
 		for _, f := range []*os.File{fromBrowserR, fromBrowserW, toBrowserR, toBrowserW} {
 			f.Close()
@@ -161,6 +163,7 @@ func (b *Browser) Call(ctx context.Context, sessionID, method string, params, re
 func (b *Browser) Close() error {
 	b.toPipe.Close()
 	err := b.cmd.Process.Kill()
+	_ = syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL) // the renderer and other helper processes
 	<-b.readDone
 	b.cmd.Wait()
 	if errors.Is(err, os.ErrProcessDone) {
