@@ -215,6 +215,10 @@ func progressNote(id, dir string) string {
 		if cells, err := tables.PlanBackbones(tables.DefaultBackboneSweep(), tables.Options{OutDir: dir}); err == nil {
 			return cellCounts(cells, "points of the default sweep", dir)
 		}
+	} else if id == tables.FigurePileup {
+		if cells, err := tables.PlanPileup(tables.DefaultPileupSweep(), tables.Options{OutDir: dir}); err == nil {
+			return cellCounts(cells, "points of the default sweep", dir)
+		}
 	} else if id == tables.FigureTSNE {
 		sweep := tables.DefaultTSNESweep()
 		if r, err := tables.LoadTSNE(dir, sweep); err == nil {
