@@ -32,7 +32,8 @@
 //     cells' measured seconds, the same in every process).
 //   - The reports: table_report.go (LoadReport), table_report_markdown.go (Report.Markdown: the
 //     table in the paper's layout, then the claims, the notes and a folded provenance block),
-//     claims.go (the paper's sentences counted on our results), notes.go with notes/<id>.md (the
+//     claims.go (the paper's sentences counted on our results: each comparison and the verdict),
+//     claims_markdown.go (their "Claims" section), table_claims.go (the claims of Tables 2-5), notes.go with notes/<id>.md (the
 //     notes under each report, in Markdown), table_report_views.go (what notebooks print and
 //     plot), provenance.go, format.go, committed_or_quick.go (committed records, or a quick sweep
 //     when there are none).
