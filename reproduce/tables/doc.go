@@ -38,7 +38,7 @@
 //     plot), provenance.go, format.go, committed_or_quick.go (committed records, or a quick sweep
 //     when there are none).
 //   - The figure sweeps: figure_sweep.go (what every figure shares), figure_hyper.go,
-//     figure_backbones.go, figure_tsne.go and figure_pileup.go (with its runner, pileup_runner.go:
+//     figure_backbones.go (its Twitch OOD panel in figure_backbones_ood.go), figure_tsne.go and figure_pileup.go (with its runner, pileup_runner.go:
 //     per-run balanced accuracy, AUC and the majority baseline in each record), each with its
 //     report in figure_*_report.go.
 //
