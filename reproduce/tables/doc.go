@@ -38,9 +38,9 @@
 //     plot), provenance.go, format.go, committed_or_quick.go (committed records, or a quick sweep
 //     when there are none).
 //   - The figure sweeps: figure_sweep.go (what every figure shares), figure_hyper.go,
-//     figure_backbones.go (its Twitch OOD panel in figure_backbones_ood.go), figure_tsne.go and figure_pileup.go (with its runner, pileup_runner.go:
-//     per-run balanced accuracy, AUC and the majority baseline in each record), each with its
-//     report in figure_*_report.go.
+//     figure_backbones.go (its Twitch OOD panel in figure_backbones_ood.go), figure_tsne.go and
+//     figure_pileup.go (with its runner, pileup_runner.go: per-run balanced accuracy, AUC and the
+//     majority baseline in each record), each with its report in figure_*_report.go.
 //
 // A sweep keeps going when a cell fails, then reports every failed cell (the CLI exits non-zero).
 // A quick sweep (Options.Quick) is a smoke test, NOT the paper's protocol: 1 run per cell and only
