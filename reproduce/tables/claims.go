@@ -13,17 +13,19 @@ import (
 type Claim struct {
 	// Quote is the paper's sentence, Section where it is (e.g. "4.1"); without a Quote, Section says
 	// where the paper makes the claim (e.g. "Table 2 shades a GeoMix cell as the best of every column").
-	Quote, Section string
+	Quote   string `json:"quote,omitempty"`
+	Section string `json:"section"`
 	// Words say the claim in our words ("" for words made from Rows and Than; see Text).
-	Words string
+	Words string `json:"words,omitempty"`
 	// Rows are the rows the claim is about, Than those they should be above: each row of Rows is
 	// compared with the strongest of Than on each column.
-	Rows, Than []string
+	Rows []string `json:"rows"`
+	Than []string `json:"than"`
 	// Best makes the claim about the best of Rows on each column (the highest mean), not each row.
-	Best bool
+	Best bool `json:"best,omitempty"`
 	// LargestDropOn makes the claim "each row of Than drops the most, relative to Rows[0], on this
 	// column" (Table 5's Squirrel): the relative changes of every column are compared.
-	LargestDropOn string
+	LargestDropOn string `json:"largest_drop_on,omitempty"`
 }
 
 // Claim verdicts.
