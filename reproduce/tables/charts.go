@@ -69,16 +69,19 @@ func (r *BackboneReport) StoredDatasets() []string {
 	return stored
 }
 
-// Chart charts the panels of dataset as grouped bars: one group per backbone, plain and with each
-// mixing method, ± std error bars (see Bars).
+// Chart charts the panels of dataset as grouped bars: one group per backbone (per backbone and OOD
+// graph on an OOD data set), plain and with each mixing method, ± std error bars (see Bars).
 func (r *BackboneReport) Chart(dataset string) (*viz.Chart, error) {
 	categories, series := r.Bars(dataset)
 	var bars []viz.BarSeries
 	for _, s := range series {
 		bars = append(bars, viz.BarSeries(s))
 	}
-	return viz.Bars{Title: "Test accuracy on " + DatasetNames[dataset] + ": backbones plain and with GeoMix", Subtitle: "error bars: ± std over runs",
-		YName: "test accuracy (%)", Categories: categories, Series: bars}.Chart()
+	title := "Test accuracy on " + DatasetNames[dataset] + ": backbones plain and with GeoMix"
+	if len(oodGraphs(dataset, 0)) > 0 {
+		title = "OOD accuracy on Twitch FR, PT and RU (trained on DE+ENGB+ES): backbones plain and with GeoMix"
+	}
+	return viz.Bars{Title: title, Subtitle: "error bars: ± std over runs", YName: "test accuracy (%)", Categories: categories, Series: bars}.Chart()
 }
 
 // Chart charts the embedding as a scatter coloured by true class.

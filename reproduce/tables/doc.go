@@ -32,14 +32,15 @@
 //     cells' measured seconds, the same in every process).
 //   - The reports: table_report.go (LoadReport), table_report_markdown.go (Report.Markdown: the
 //     table in the paper's layout, then the claims, the notes and a folded provenance block),
-//     claims.go (the paper's sentences counted on our results), notes.go with notes/<id>.md (the
+//     claims.go (the paper's sentences counted on our results: each comparison and the verdict),
+//     claims_markdown.go (their "Claims" section), table_claims.go (the claims of Tables 2-5), notes.go with notes/<id>.md (the
 //     notes under each report, in Markdown), table_report_views.go (what notebooks print and
 //     plot), provenance.go, format.go, committed_or_quick.go (committed records, or a quick sweep
 //     when there are none).
 //   - The figure sweeps: figure_sweep.go (what every figure shares), figure_hyper.go,
-//     figure_backbones.go, figure_tsne.go and figure_pileup.go (with its runner, pileup_runner.go:
-//     per-run balanced accuracy, AUC and the majority baseline in each record), each with its
-//     report in figure_*_report.go.
+//     figure_backbones.go (its Twitch OOD panel in figure_backbones_ood.go), figure_tsne.go and
+//     figure_pileup.go (with its runner, pileup_runner.go: per-run balanced accuracy, AUC and the
+//     majority baseline in each record), each with its report in figure_*_report.go.
 //
 // A sweep keeps going when a cell fails, then reports every failed cell (the CLI exits non-zero).
 // A quick sweep (Options.Quick) is a smoke test, NOT the paper's protocol: 1 run per cell and only

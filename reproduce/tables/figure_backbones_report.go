@@ -26,6 +26,10 @@ type BackbonePanel struct {
 	// in percent, nil where no point is stored.
 	Plain *Stat   `json:"plain"`
 	Mixed []*Stat `json:"mixed"`
+	// OOD are the data set's OOD test graphs (twitch-ood: FR, PTBR, RU; none elsewhere) with each
+	// point's accuracy on them; Features the twitch_features values of the stored points.
+	OOD      []BackboneOOD `json:"ood,omitempty"`
+	Features []string      `json:"twitch_features,omitempty"`
 	pointTally
 }
 
@@ -38,11 +42,19 @@ func LoadBackbones(dir string, sweep BackboneSweep) (*BackboneReport, error) {
 	r := &BackboneReport{Figure: FigureBackbones, Provenance: newProvenance(), Methods: sweep.Methods}
 	for _, d := range sweep.Datasets {
 		for _, b := range sweep.Backbones {
-			p := BackbonePanel{Dataset: d, Backbone: b, Mixed: make([]*Stat, len(sweep.Methods))}
+			p := BackbonePanel{Dataset: d, Backbone: b, Mixed: make([]*Stat, len(sweep.Methods)), OOD: oodGraphs(d, len(sweep.Methods))}
 			for i, m := range append([]string{b}, sweep.Methods...) {
-				s, err := loadPoint(BackboneRecordPath(dir, d, b, m), FigureBackbones, backbonePoint(d, b, m), &p.pointTally, &r.Provenance)
+				path := BackboneRecordPath(dir, d, b, m)
+				rec, err := loadPointRecord(path, FigureBackbones, backbonePoint(d, b, m), &p.pointTally, &r.Provenance)
+				if err == nil {
+					err = p.addOOD(i, rec, path)
+				}
 				if err != nil {
 					return nil, err
+				}
+				var s *Stat
+				if rec != nil {
+					s = &Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}
 				}
 				if i == 0 {
 					p.Plain = s
@@ -69,57 +81,65 @@ func WriteBackboneReport(sweep BackboneSweep, opts Options) (*BackboneReport, st
 	return report, path, err
 }
 
-// Gains counts the (panel, method) pairs with both points stored, those where the mixing method's
-// mean is above the plain backbone's, and those where it is above by more than the plain
-// backbone's std.
-func (r *BackboneReport) Gains() (compared, above, aboveStd int) {
-	for _, p := range r.Panels {
-		for _, s := range p.Mixed {
-			if s == nil || p.Plain == nil {
-				continue
-			}
-			compared++
-			if s.Mean > p.Plain.Mean {
-				above++
-			}
-			if s.Mean > p.Plain.Mean+p.Plain.Std {
-				aboveStd++
-			}
+// Gains counts the comparisons (Comparisons(ood): the standard data sets' test accuracy, or the OOD
+// graphs') with both points stored, those where the mixing method's mean is above the plain
+// backbone's, and those where it is above by more than the plain backbone's std.
+func (r *BackboneReport) Gains(ood bool) (compared, above, aboveStd int) {
+	for _, c := range r.Comparisons(ood) {
+		if c.Mixed == nil || c.Plain == nil {
+			continue
+		}
+		compared++
+		if c.Mixed.Mean > c.Plain.Mean {
+			above++
+		}
+		if c.Mixed.Mean > c.Plain.Mean+c.Plain.Std {
+			aboveStd++
 		}
 	}
 	return compared, above, aboveStd
 }
 
-// Bars returns the panels of dataset as bar-chart data: one category per backbone, one series for
-// the plain backbones and one per mixing method, mean ± std (no error bar for a single run, zero
-// height where no point is stored).
+// Bars returns the panels of dataset as bar-chart data: one category per backbone (per backbone and
+// OOD graph on an OOD data set, with the OOD accuracies), one series for the plain backbones and one
+// per mixing method, mean ± std (no error bar for a single run, zero height where no point is
+// stored).
 func (r *BackboneReport) Bars(dataset string) (categories []string, series []BarValues) {
 	series = append(series, BarValues{Name: "plain"})
 	for _, m := range r.Methods {
 		series = append(series, BarValues{Name: MethodNames[m]})
 	}
-	for _, p := range r.Panels {
-		if p.Dataset != dataset {
-			continue
-		}
-		categories = append(categories, BackboneNames[p.Backbone])
-		for i, s := range append([]*Stat{p.Plain}, p.Mixed...) {
+	add := func(category string, points []*Stat, runs int) {
+		categories = append(categories, category)
+		for i, s := range points {
 			v, e := 0.0, math.NaN()
 			if s != nil {
 				v = s.Mean
-				if p.Runs > 1 {
+				if runs > 1 {
 					e = s.Std
 				}
 			}
 			series[i].Values, series[i].Errors = append(series[i].Values, v), append(series[i].Errors, e)
 		}
 	}
+	for _, p := range r.Panels {
+		if p.Dataset != dataset {
+			continue
+		}
+		if len(p.OOD) == 0 {
+			add(BackboneNames[p.Backbone], append([]*Stat{p.Plain}, p.Mixed...), p.Runs)
+		}
+		for _, g := range p.OOD {
+			add(BackboneNames[p.Backbone]+" · "+strings.TrimPrefix(DatasetNames[g.Column], "Twitch-"), append([]*Stat{g.Plain}, g.Mixed...), p.Runs)
+		}
+	}
 	return categories, series
 }
 
 // Markdown renders the report: one row per (data set, backbone) with the plain backbone and each
-// mixing method (mean ± std, Δ against the plain backbone in points), the count of gains against
-// the paper's claim, the notes (Notes(FigureBackbones)) and a folded provenance block.
+// mixing method (mean ± std, Δ against the plain backbone in points), the OOD panel (writeOOD), the
+// paper's claim counted (writeBackboneClaims), the notes (Notes(FigureBackbones)) and a folded
+// provenance block.
 func (r *BackboneReport) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Figure: GeoMix on other backbones (GAT, APPNP)\n\nTest accuracy of each backbone trained plainly and under GeoMix-I/II/III (the variant's preset with the backbone swapped in). Accuracies in percent, mean ± std over runs; (Δ) is the difference to the plain backbone in points.\n")
@@ -130,26 +150,19 @@ func (r *BackboneReport) Markdown() string {
 	}
 	b.WriteString(" Time |\n|---|---|---|" + strings.Repeat("---|", len(r.Methods)) + "---|\n")
 	for _, p := range r.Panels {
-		cols := []string{DatasetNames[p.Dataset], BackboneNames[p.Backbone], "not run"}
-		if p.Plain != nil {
-			cols[2] = fmt.Sprintf("%.2f ± %.2f", p.Plain.Mean, p.Plain.Std)
-		}
+		cols := []string{backboneDatasetName(p.Dataset), BackboneNames[p.Backbone], statOr(p.Plain, "not yet run")}
 		for _, s := range p.Mixed {
-			cell := "not run"
-			if s != nil {
-				cell = fmt.Sprintf("%.2f ± %.2f", s.Mean, s.Std)
-				if p.Plain != nil {
-					cell += fmt.Sprintf(" (%+.2f)", s.Mean-p.Plain.Mean)
-				}
-			}
-			cols = append(cols, cell)
+			cols = append(cols, deltaCell(s, p.Plain))
 		}
-		cols = append(cols, Duration(p.TrainSeconds))
+		if p.Runs == 0 {
+			cols = append(cols, "—")
+		} else {
+			cols = append(cols, Duration(p.TrainSeconds))
+		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(cols, " | "))
 	}
-	compared, above, aboveStd := r.Gains()
-	fmt.Fprintf(&b, "\nGeoMix is above the plain backbone in %d of %d comparisons, by more than the plain backbone's std in %d (the paper: \"Geometric Mixup consistently enhances the performance of GAT and APPNP\").\n",
-		above, compared, aboveStd)
+	r.writeOOD(&b)
+	r.writeBackboneClaims(&b)
 	r.Provenance.writeFigureFooter(&b, FigureBackbones)
 	return b.String()
 }
@@ -168,7 +181,8 @@ func (r *BackboneReport) Points() int {
 }
 
 // WritePanels writes one line per (data set, backbone) with a stored point, in key=value form (what
-// notebooks print and their tests parse); a missing point is "none":
+// notebooks print and their tests parse; an OOD data set's line adds <set>_plain and <set>_<method>
+// for each OOD graph); a missing point is "none":
 //
 //	backbone cora gat: plain=80.14 std=1.70 geomix1=82.10 std=0.90 runs=5 quick=false
 func (r *BackboneReport) WritePanels(w io.Writer) error {
@@ -179,6 +193,12 @@ func (r *BackboneReport) WritePanels(w io.Writer) error {
 		line := fmt.Sprintf("backbone %s %s: plain=%s", p.Dataset, p.Backbone, statWords(p.Plain))
 		for i, m := range r.Methods {
 			line += fmt.Sprintf(" %s=%s", m, statWords(p.Mixed[i]))
+		}
+		for _, g := range p.OOD {
+			line += fmt.Sprintf(" %s_plain=%s", g.Set, statWords(g.Plain))
+			for i, m := range r.Methods {
+				line += fmt.Sprintf(" %s_%s=%s", g.Set, m, statWords(g.Mixed[i]))
+			}
 		}
 		if _, err := fmt.Fprintf(w, "%s runs=%d quick=%v\n", line, p.Runs, r.Quick); err != nil {
 			return err

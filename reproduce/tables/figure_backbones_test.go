@@ -46,7 +46,7 @@ func TestRunBackbones(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if c, a, s := report.Gains(); c != 4 || a != 4 || s != 3 {
+	if c, a, s := report.Gains(false); c != 4 || a != 4 || s != 3 {
 		t.Errorf("gains: %d compared, %d above, %d above by a std; want 4, 4, 3 (APPNP GeoMix-III is 0.2 above, under its std 0.4)", c, a, s)
 	}
 	md, err := os.ReadFile(path)

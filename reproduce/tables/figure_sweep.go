@@ -196,6 +196,15 @@ type pointTally struct {
 // loadPoint reads the point c of figure stored at path for a report: nil when it is not stored,
 // else its test accuracy, counted in tally and prov. An unreadable record is an error naming it.
 func loadPoint(path, figure string, c Cell, tally *pointTally, prov *Provenance) (*Stat, error) {
+	rec, err := loadPointRecord(path, figure, c, tally, prov)
+	if rec == nil {
+		return nil, err
+	}
+	return &Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}, nil
+}
+
+// loadPointRecord is loadPoint returning the point's whole record (nil when not stored).
+func loadPointRecord(path, figure string, c Cell, tally *pointTally, prov *Provenance) (*Record, error) {
 	rec, err := readPoint(path, figure, c)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -205,7 +214,7 @@ func loadPoint(path, figure string, c Cell, tally *pointTally, prov *Provenance)
 	tally.Runs = max(tally.Runs, rec.Runs)
 	tally.TrainSeconds += rec.SecondsTotal
 	prov.add(rec.Quick, rec.Command, rec.GitRevision)
-	return &Stat{Mean: rec.TestAccMean, Std: rec.TestAccStd}, nil
+	return rec, nil
 }
 
 // writeFigureReport writes markdown atomically to OutDir/<id>.md and returns the path.

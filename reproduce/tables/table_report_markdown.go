@@ -63,12 +63,7 @@ func (r *Report) Markdown() string {
 		}
 		fmt.Fprintf(&b, "Training time of %s on every data set: %s.\n", strings.Join(names, ", "), *r.Timed)
 	}
-	if len(r.Claims) > 0 {
-		b.WriteString("\n## Claims\n\n")
-		for _, c := range r.Claims {
-			fmt.Fprintf(&b, "- %s\n", c)
-		}
-	}
+	writeClaims(&b, r.Claims)
 	writeNotes(&b, r.Notes)
 	r.writeProvenance(&b)
 	return b.String()
