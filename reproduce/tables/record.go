@@ -43,6 +43,9 @@ type Record struct {
 	// Pileup holds a figure-pileup point's metrics beside the accuracy and where its events came
 	// from; nil for every other record.
 	Pileup *PileupCell `json:"pileup,omitempty"`
+	// Tuning says how the record's settings were chosen by a validation grid search (RunTune); nil
+	// for every other record.
+	Tuning *Tuning `json:"tuning,omitempty"`
 }
 
 // RecordPath is where the cell (dataset, method) of table is stored under dir.
