@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
 	"github.com/geomix-go/geomix/geomix/backbones"
 	"github.com/geomix-go/geomix/geomix/training"
@@ -338,5 +339,100 @@ func TestTuneQuick(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "tune", "table2", "cora-sgc", "*.json"))
 	if len(paths) != QuickTuneSize {
 		t.Errorf("%d configuration records for cora/sgc, want %d", len(paths), QuickTuneSize)
+	}
+}
+
+// TestTuneStopResumes: a tuning stopped (Options.Stop) after its second configuration keeps the
+// two records, reports the stop, and the same sweep then trains only the others.
+func TestTuneStopResumes(t *testing.T) {
+	dir := t.TempDir()
+	fake := newTuneFake(byLR, againstLR)
+	stop := make(chan struct{})
+	runner := func(c Cell) (*geomix.Result, error) {
+		res, err := fake.run(c)
+		if fake.total() == 2 {
+			close(stop)
+		}
+		return res, err
+	}
+	sweep := TuneSweep{Table: "table2", Datasets: []string{"cora"}, Methods: []string{"gcn"}, Size: 5, Seed: 1}
+	opts := tuneOptions(dir)
+	opts.Stop = stop
+	if _, _, err := RunTune(sweep, runner, opts); !errors.Is(err, ErrStopped) {
+		t.Fatalf("err %v, want ErrStopped", err)
+	}
+	if status, _ := TuneStatus(sweep, opts); len(status) != 1 || status[0].Finished != 2 {
+		t.Fatalf("after the stop: %+v, want 2 of 5 finished", status)
+	}
+	fake.calls = map[string]int{}
+	if _, _, err := RunTune(sweep, fake.run, tuneOptions(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if fake.total() != 3 {
+		t.Errorf("resumed sweep trained %d configurations, want the 3 left", fake.total())
+	}
+	if _, err := readSelected(TunedRecordPath(dir, "table2", "cora", "gcn"), "table2", "cora", "gcn"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestTuneRealTraining: a quick tuning with the preset runner, really training GCN on the
+// embedded synthetic data set (in place of Cora's cell), stores each configuration with its
+// settings in effect and its parameter count, and the selected cell's numbers are exactly those
+// of training the selected configuration once more, which is why the selection run stands as the
+// cell.
+func TestTuneRealTraining(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains four quick configurations (~10 s)")
+	}
+	backend, err := geomix.NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	preset := PresetCells(backend, datasets.Options{Offline: true}, nil)
+	synthetic := func(c Cell) (*geomix.Result, error) { // trains the synthetic graph for Cora's cell
+		c.Dataset = "synthetic"
+		res, err := preset(c)
+		if res != nil {
+			res.Dataset = "cora"
+		}
+		return res, err
+	}
+	dir := t.TempDir()
+	opts := tuneOptions(dir)
+	opts.Quick = true
+	sweep := TuneSweep{Table: "table2", Datasets: []string{"cora"}, Methods: []string{"gcn"}, Seed: 1}
+	if _, _, err := RunTune(sweep, synthetic, opts); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := readSelected(TunedRecordPath(dir, "table2", "cora", "gcn"), "table2", "cora", "gcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := map[int]bool{}
+	for _, c := range sel.Tuning.Candidates {
+		params[c.TrainableParams] = true
+	}
+	configs, _, _ := TuneConfigs("gcn", QuickTuneSize, 1)
+	hidden := map[any]bool{}
+	for _, c := range configs {
+		hidden[c.Settings[backbones.ParamHidden]] = true
+	}
+	if len(params) != len(hidden) || sel.TrainableParams == 0 {
+		t.Errorf("candidates' parameter counts %v for hidden widths %v: want one count per width", params, hidden)
+	}
+	settings := map[string]any{}
+	for _, c := range configs {
+		if c.ID == sel.Tuning.ConfigID {
+			settings = c.Settings
+		}
+	}
+	again, err := synthetic(Cell{Dataset: "cora", Method: "gcn", Runs: 1, Quick: true, Params: settings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.TestAccMean != sel.TestAccMean || again.ValAccMean != sel.ValAccMean {
+		t.Errorf("selected cell test %v val %v; the selected configuration trained again gives %v and %v",
+			sel.TestAccMean, sel.ValAccMean, again.TestAccMean, again.ValAccMean)
 	}
 }
