@@ -215,6 +215,8 @@ func progressNote(id, dir string) string {
 		if cells, err := tables.PlanBackbones(tables.DefaultBackboneSweep(), tables.Options{OutDir: dir}); err == nil {
 			return cellCounts(cells, "points of the default sweep", dir)
 		}
+	} else if id == "tune" {
+		return tuneCounts(dir)
 	} else if id == tables.FigureTSNE {
 		sweep := tables.DefaultTSNESweep()
 		if r, err := tables.LoadTSNE(dir, sweep); err == nil {

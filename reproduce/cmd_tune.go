@@ -149,3 +149,25 @@ func printTuneStatus(out io.Writer, sweep tables.TuneSweep, opts tables.Options)
 	}
 	return nil
 }
+
+// tuneCounts says how many cells of the tuned tables have their validation-selected record under
+// dir, with the default --size and --seed ("" when it cannot be told).
+func tuneCounts(dir string) string {
+	selected, of := 0, 0
+	for _, spec := range tables.Specs() {
+		if !spec.Tuned {
+			continue
+		}
+		status, err := tables.TuneStatus(tables.TuneSweep{Table: spec.Paper.ID, Seed: 1}, tables.Options{OutDir: dir})
+		if err != nil {
+			return ""
+		}
+		for _, c := range status {
+			of++
+			if c.Selected != nil {
+				selected++
+			}
+		}
+	}
+	return fmt.Sprintf("%d of %d tunings of the default search (--size %d --seed 1) selected in %s", selected, of, tables.DefaultTuneSize, dir)
+}

@@ -83,6 +83,9 @@ func TestTuneCommand(t *testing.T) {
 			t.Errorf("tune %v: %v, want an error with %q", bad.args, err, bad.want)
 		}
 	}
+	if got := progressNote("tune", dir); !strings.HasPrefix(got, "0 of 92 tunings of the default search") {
+		t.Errorf("list's note on tune: %q", got) // 56 + 8 + 28 cells; the one above tried 3 configurations, not the default 24
+	}
 	found := false
 	for _, e := range tables.Catalog() {
 		if s, _ := listStatus(e); e.ID == "tune" && s == tables.Implemented && e.Command == "go run ./reproduce tune --table table2" {
