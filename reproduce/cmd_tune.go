@@ -33,7 +33,7 @@ func runTune(args []string) error {
 	table := fs.String("table", "", "the table whose cells are tuned: table2, table3 or table4 (required)")
 	dsFlag := fs.String("datasets", "", "comma-separated data sets (the table's columns; default all, with --quick "+strings.Join(tables.QuickDatasets, ",")+")")
 	mFlag := fs.String("methods", "", "comma-separated rows to tune (default every row but GeoMix's in Tables 2 and 4, which keep the authors' settings)")
-	size := fs.Int("size", 0, fmt.Sprintf("configurations per cell: the whole grid when it has at most this many, else a seeded random subset of this size (default %d, %d with --quick)",
+	size := fs.Int("size", 0, fmt.Sprintf("configurations per cell: the whole grid when it has at most this many, else a seeded random subset of this size, which holds every smaller one's configurations (default %d, %d with --quick)",
 		tables.DefaultTuneSize, tables.QuickTuneSize))
 	seed := fs.Int64("seed", 1, "seed of the random subset: the same seed, size and method give the same configurations on every data set, shard and rerun")
 	quick := fs.Bool("quick", false, "1 run, few epochs, a tiny grid, small data sets only: a smoke test, NOT the paper's protocol")

@@ -69,7 +69,8 @@ func ConfigID(settings map[string]any) string {
 // TuneConfigs returns the configurations a tuning of method tries with size and seed, in grid
 // order, and the grid's size: every configuration when the grid has at most size, else size of
 // them drawn without replacement by a PCG stream seeded with seed and the method's name (the same
-// for every data set, shard and rerun).
+// for every data set, shard and rerun). The draws are sequential, so a larger size keeps every
+// configuration of a smaller one: raising --size later reuses the finished records.
 func TuneConfigs(method string, size int, seed int64) ([]TuneConfig, int, error) {
 	grid, err := presets.GridFor(method)
 	if err != nil {

@@ -164,8 +164,9 @@ func TestRankCandidates(t *testing.T) {
 }
 
 // TestTuneConfigsStable: the seeded subset is the same on every call (pinned: a change of the
-// draw would change every committed tuning), distinct, in grid order; another seed draws another
-// subset; a size at least the grid's takes the whole grid.
+// draw would change every committed tuning), distinct, in grid order, and holds every smaller
+// subset of the same seed; another seed draws another subset; a size at least the grid's takes the
+// whole grid.
 func TestTuneConfigsStable(t *testing.T) {
 	a, _, err := TuneConfigs("gcn", 24, 1)
 	if err != nil {
@@ -184,6 +185,12 @@ func TestTuneConfigsStable(t *testing.T) {
 	}
 	if want := pinnedGCNSubset; !slices.Equal(ia, want) {
 		t.Errorf("gcn's subset of 24 with seed 1 is %v, was %v", ia, want)
+	}
+	small, _, _ := TuneConfigs("gcn", 6, 1)
+	for _, c := range small {
+		if !ids[c.ID] {
+			t.Errorf("configuration %s of the subset of 6 is not in the subset of 24 with the same seed", c.ID)
+		}
 	}
 	all, total, _ := TuneConfigs("sgc", 100, 1)
 	if total != 32 || len(all) != 32 || all[31].Index != 31 {
