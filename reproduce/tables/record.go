@@ -17,7 +17,7 @@ import (
 
 // Record is one finished cell as stored in DIR/<table>/<dataset>-<method>.json: the keys of
 // geomix.Result (dataset, method, backbone, runs, test_acc_mean, test_acc_std, val_acc_mean,
-// epoch_ms_median, seconds_total, per_run, params) plus how the cell was produced.
+// epoch_ms_median, seconds_total, per_run, params, trainable_params) plus how the cell was produced.
 type Record struct {
 	geomix.Result
 	// Table is the table id, e.g. "table2".
