@@ -101,14 +101,19 @@ func runTune(args []string) error {
 		defer release()
 		opts.Stop = stop
 		report, path, err = tables.RunTune(sweep, runner, opts)
+		if path != "" { // the report is written also when configurations failed or the sweep stopped
+			if serr := printTuneStatus(os.Stderr, sweep, opts); serr != nil && err == nil {
+				err = serr
+			}
+			fmt.Fprintf(os.Stderr, "tune %s: report %s\n", *table, path)
+		}
 		if err != nil {
 			return stoppedExit(err, received(), opts.Command)
 		}
-		if err := printTuneStatus(os.Stderr, sweep, opts); err != nil {
-			return err
-		}
 	}
-	fmt.Fprintf(os.Stderr, "tune %s: report %s\n", *table, path)
+	if *reportOnly {
+		fmt.Fprintf(os.Stderr, "tune %s: report %s rendered from the records, nothing trained\n", *table, path)
+	}
 	return printReportJSON(report, *asJSON)
 }
 
