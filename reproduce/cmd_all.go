@@ -17,7 +17,7 @@ import (
 func init() {
 	register(command{
 		name:    "all",
-		summary: "run every table and figure sweep in turn (resumable), then write a timing summary",
+		summary: "run every table and figure sweep in turn (resumable; the grid search is `tune`), then write a timing summary",
 		example: "go run ./reproduce all --jobs 2",
 		run:     func(args []string) error { return runAll(args, allSteps(), os.Stdout) },
 	})
@@ -31,7 +31,8 @@ type allStep struct {
 }
 
 // allSteps is every resumable sweep of the toolkit with its default cells, in the order `all`
-// runs them: the tables, then the figures (the theorem checks have no cells; `reproduce theory`).
+// runs them: the tables, then the figures (the theorem checks have no cells: `reproduce theory`; the
+// validation grid search is its own command: `reproduce tune`).
 func allSteps() []allStep {
 	var steps []allStep
 	for _, spec := range tables.Specs() {

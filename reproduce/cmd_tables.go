@@ -219,6 +219,8 @@ func progressNote(id, dir string) string {
 		if cells, err := tables.PlanPileup(tables.DefaultPileupSweep(), tables.Options{OutDir: dir}); err == nil {
 			return cellCounts(cells, "points of the default sweep", dir)
 		}
+	} else if id == "tune" {
+		return tuneCounts(dir)
 	} else if id == tables.FigureTSNE {
 		sweep := tables.DefaultTSNESweep()
 		if r, err := tables.LoadTSNE(dir, sweep); err == nil {

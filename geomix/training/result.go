@@ -44,6 +44,10 @@ type Result struct {
 	// ExtraTests is the accuracy at each run's selected epoch on the graph's named extra test sets
 	// (datasets.Graph.ExtraTests, e.g. Twitch's OOD graphs), over runs; nil when it has none.
 	ExtraTests map[string]MeanStd `json:"extra_tests,omitempty"`
+	// TrainableParams counts the model's trained scalars (every trainable variable of the model,
+	// frozen attention weights and the optimizer's state excluded): what a tuning's tie-break
+	// compares.
+	TrainableParams int `json:"trainable_params,omitempty"`
 }
 
 // MeanStd is a mean and its unbiased standard deviation over runs, in percent.

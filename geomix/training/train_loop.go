@@ -87,7 +87,19 @@ func (t *trainer) run(o trainOptions) (*Result, error) {
 	res.ValAccMean, _ = stats.MeanStd(vals)
 	res.EpochMsMedian = stats.Median(epochMillis)
 	res.SecondsTotal = earlier + time.Since(start).Seconds()
+	res.TrainableParams = t.trainableParams()
 	return res, nil
+}
+
+// trainableParams counts the scalars of the model's trainable variables, frozen ones excluded.
+func (t *trainer) trainableParams() int {
+	n := 0
+	for v := range t.ctx.IterVariables() {
+		if scope := v.Scope(); v.Trainable && strings.HasPrefix(scope, methods.ModelScope) && !t.model.Frozen(scope) {
+			n += v.Shape().Size()
+		}
+	}
+	return n
 }
 
 // ErrStopped is what a *StoppedError wraps: Train was stopped through WithStop.

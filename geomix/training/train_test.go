@@ -253,3 +253,16 @@ func TestTrainBatches(t *testing.T) {
 		t.Errorf("a batch node out of range: got %v, want an error naming the batch's set", err)
 	}
 }
+
+// TestTrainableParams: a 2-layer GCN without BatchNorm counts its two weight matrices and biases,
+// F×H + H + H×C + C, and frozen or optimizer variables are left out.
+func TestTrainableParams(t *testing.T) {
+	g := testutil.TinyGraph()
+	f, c := g.Features.NumCols, g.NumClasses
+	for _, h := range []int{8, 16} {
+		res := trainTiny(t, "gcn", 1, map[string]any{backbones.ParamHidden: h, backbones.ParamUseBN: false, ParamRuns: 1})
+		if want := f*h + h + h*c + c; res.TrainableParams != want {
+			t.Errorf("gcn hidden %d: %d trainable parameters, want F×H + H + H×C + C = %d (F %d, C %d)", h, res.TrainableParams, want, f, c)
+		}
+	}
+}

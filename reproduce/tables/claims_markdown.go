@@ -12,13 +12,17 @@ const claimRule = "A comparison holds when our mean is above the other row's (th
 	"A claim holds when every comparison on the paper's columns holds; a cell without results is listed as missing and never counted as holding. " +
 	"The paper's printed numbers are counted by the same rule."
 
-// writeClaims writes the "Claims" section of checks: the rule, then per claim its verdict, counts
+// writeClaims writes a claims section under heading (intro, if any, before the rule): the rule, then per claim its verdict, counts
 // and the paper's sentence, with one line per data set giving the numbers; nothing without claims.
-func writeClaims(b *strings.Builder, checks []ClaimCheck) {
+func writeClaims(b *strings.Builder, heading, intro string, checks []ClaimCheck) {
 	if len(checks) == 0 {
 		return
 	}
-	b.WriteString("\n## Claims\n\n" + claimRule + "\n\n")
+	b.WriteString("\n" + heading + "\n\n")
+	if intro != "" {
+		b.WriteString(intro + " ")
+	}
+	b.WriteString(claimRule + "\n\n")
 	for _, c := range checks {
 		fmt.Fprintf(b, "- **%s**: %s. %s %s\n", capitalize(c.Verdict), c.Text(), c.counts(), c.Source())
 		for _, line := range c.lines() {

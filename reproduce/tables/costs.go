@@ -39,8 +39,8 @@ var committedCosts = func() map[string]CellCost {
 
 // CommittedCosts reads the measured cost of every full-protocol record under dir (the committed
 // results/): tables' and figures' records (seconds_total) and t-SNE embeddings (seconds), keyed by
-// "<table>/<record name without .json>". Quick records and copies of another table's cell are left
-// out.
+// "<table>/<record name without .json>". Quick records, copies of another table's cell and tuned
+// cells (copies of their selected configuration's record) are left out.
 func CommittedCosts(dir string) (map[string]CellCost, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	if err != nil {
@@ -59,11 +59,14 @@ func CommittedCosts(dir string) (map[string]CellCost, error) {
 			SecondsTotal float64 `json:"seconds_total"`
 			Seconds      float64 `json:"seconds"`
 			SharedFrom   string  `json:"shared_from"`
+			Tuning       *struct {
+				SelectedFrom string `json:"selected_from"`
+			} `json:"tuning"`
 		}
 		if err := json.Unmarshal(data, &r); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if r.Quick || r.SharedFrom != "" || r.Dataset == "" {
+		if r.Quick || r.SharedFrom != "" || r.Dataset == "" || (r.Tuning != nil && r.Tuning.SelectedFrom != "") {
 			continue
 		}
 		c := CellCost{Dataset: r.Dataset, Runs: max(r.Runs, 1), Seconds: max(r.SecondsTotal, r.Seconds)}

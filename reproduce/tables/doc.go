@@ -3,7 +3,7 @@
 // caller-supplied runner (resumable: every finished cell is one JSON record, written atomically),
 // and renders Markdown reports that compare our results with the paper's.
 //
-// The CLI (go run ./reproduce table2|table5|figure-hyper|list ...) and the notebooks share this
+// The CLI (go run ./reproduce table2|table5|tune|figure-hyper|list ...) and the notebooks share this
 // package; notebooks read committed records through CommittedOrQuick and its figure counterparts
 // instead of re-implementing anything.
 //
@@ -30,6 +30,13 @@
 //     a cell twice at once; orphaned temporary files; the writable check), shard.go (Options.Shard:
 //     a sweep split over processes, balanced by cost), costs.go with cell_costs.json (the committed
 //     cells' measured seconds, the same in every process).
+//   - The validation grid search (RunTune, `reproduce tune`): tune.go (TuneSweep, the seeded
+//     subset of each presets.GridFor grid, a record per configuration under
+//     DIR/tune/<table>/<dataset>-<method>/<config id>.json, trained as a figure sweep's points),
+//     tune_select.go (the selection by mean validation accuracy, ties to fewer trainable
+//     parameters then the smaller id; the selected configuration's record copied, with the
+//     tuning's summary, to DIR/<table>/<dataset>-<method>-tuned.json), table_report_selected.go
+//     (the reports' validation-selected group).
 //   - The reports: table_report.go (LoadReport), table_report_markdown.go (Report.Markdown: the
 //     table in the paper's layout, then the claims, the notes and a folded provenance block),
 //     claims.go (the paper's sentences counted on our results: each comparison and the verdict),
@@ -41,6 +48,12 @@
 //     figure_backbones.go (its Twitch OOD panel in figure_backbones_ood.go), figure_tsne.go and
 //     figure_pileup.go (with its runner, pileup_runner.go: per-run balanced accuracy, AUC and the
 //     majority baseline in each record), each with its report in figure_*_report.go.
+//
+// A table's cells with the authors' script settings (Run) and its validation-selected cells
+// (RunTune) are separate records: a report shows the validation-selected group as its headline once
+// one tuned cell exists, the script settings group under it. The selected cell is the winning
+// configuration's own training (the data set's full protocol and seed), not a retraining, which
+// would give the same numbers.
 //
 // A sweep keeps going when a cell fails, then reports every failed cell (the CLI exits non-zero).
 // A quick sweep (Options.Quick) is a smoke test, NOT the paper's protocol: 1 run per cell and only

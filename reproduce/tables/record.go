@@ -17,7 +17,7 @@ import (
 
 // Record is one finished cell as stored in DIR/<table>/<dataset>-<method>.json: the keys of
 // geomix.Result (dataset, method, backbone, runs, test_acc_mean, test_acc_std, val_acc_mean,
-// epoch_ms_median, seconds_total, per_run, params) plus how the cell was produced.
+// epoch_ms_median, seconds_total, per_run, params, trainable_params) plus how the cell was produced.
 type Record struct {
 	geomix.Result
 	// Table is the table id, e.g. "table2".
@@ -43,6 +43,9 @@ type Record struct {
 	// Pileup holds a figure-pileup point's metrics beside the accuracy and where its events came
 	// from; nil for every other record.
 	Pileup *PileupCell `json:"pileup,omitempty"`
+	// Tuning says how the record's settings were chosen by a validation grid search (RunTune); nil
+	// for every other record.
+	Tuning *Tuning `json:"tuning,omitempty"`
 }
 
 // RecordPath is where the cell (dataset, method) of table is stored under dir.

@@ -52,13 +52,13 @@ func assignShards(costs []float64, count int) []int {
 }
 
 // markShard marks the cells another shard than opts.Shard trains (every cell with the zero Shard
-// stays), balancing the shards by cellCost, and returns how many of this shard's cells are left to
+// stays), balancing the shards by cellCost (of the record at cell.costOf when set), and returns how many of this shard's cells are left to
 // run.
 func markShard(cells []cell, opts Options) (toRun int) {
 	if opts.Shard.Count > 1 {
 		costs := make([]float64, len(cells))
 		for i, c := range cells {
-			costs[i] = cellCost(c.path, c.Dataset, c.Runs)
+			costs[i] = cellCost(cmp.Or(c.costOf, c.path), c.Dataset, c.Runs)
 		}
 		for i, s := range assignShards(costs, opts.Shard.Count) {
 			cells[i].otherShard = s != opts.Shard.Index

@@ -22,6 +22,9 @@ type cell struct {
 	shared *Record
 	// otherShard marks a cell another shard trains (Options.Shard).
 	otherShard bool
+	// costOf, when set, is the record whose committed cost stands for this cell's in a shard
+	// assignment (a tuning's configurations: the table's cell); "" means path.
+	costOf string
 }
 
 // sweepRun is one Run's cells on their way through opts.Jobs workers: the counters, the failures

@@ -52,6 +52,11 @@ type Row struct {
 	TrainSeconds float64 `json:"train_seconds,omitempty"`
 	// Record is the provenance of the cell's record, set with Ours.
 	Record *RecordProvenance `json:"record,omitempty"`
+	// Tuning is, in the validation-selected group (Report.Selected), how the cell's settings were
+	// chosen; ScriptSettings marks a row of that group that keeps the authors' script settings
+	// (Spec.ScriptRows).
+	Tuning         *Tuning `json:"tuning,omitempty"`
+	ScriptSettings bool    `json:"script_settings,omitempty"`
 }
 
 // RecordProvenance is how a cell's record was made: what a report's provenance block lists.
@@ -104,6 +109,16 @@ type Report struct {
 	// Claims are the spec's Claims counted on Rows.
 	Claims []ClaimCheck `json:"claims,omitempty"`
 	claims []Claim
+	// Selected is the validation-selected group, the headline when any cell of the table was
+	// tuned (RunTune; nil otherwise): a row per row of Rows, with the tuned cell's numbers (Tuning
+	// set), the script cell for Spec.ScriptRows (ScriptSettings set), or not run / in progress.
+	// Rows are then the "script settings" group. SelectedClaims are the claims counted on Selected,
+	// TuningTime the summed training time of the tunings (every configuration tried).
+	Selected       []Row         `json:"validation_selected,omitempty"`
+	SelectedClaims []ClaimCheck  `json:"validation_selected_claims,omitempty"`
+	TuningTime     *TrainingTime `json:"tuning_time,omitempty"`
+	// ScriptRows are Spec.ScriptRows, when Selected is set.
+	ScriptRows []string `json:"script_rows,omitempty"`
 }
 
 // ReportPath is where the Markdown report of table goes under dir.
@@ -173,19 +188,13 @@ func LoadReport(dir, table string) (*Report, error) {
 			case err != nil:
 				row.Status, row.Error = StatusUnreadable, err.Error()
 			default:
-				row.Status, row.Ours, row.Runs, row.Quick, row.TrainSeconds = StatusOK, &s, rec.Runs, rec.Quick, rec.SecondsTotal
-				row.Record = &RecordProvenance{Training: training, Command: rec.Command, GitRevision: rec.GitRevision,
-					FinishedAt: rec.FinishedAt, SharedFrom: rec.SharedFrom}
+				row.fill(rec, s, training)
 				ours[[2]string{d, m}] = s
 				if !trained[training] {
 					trained[training] = true
 					rep.countTraining(m, &rec.SecondsTotal)
 				}
 				rep.add(rec.Quick, rec.Command, rec.GitRevision)
-				if row.Paper != nil {
-					diff := s.Mean - row.Paper.Mean
-					row.Diff, row.Flagged = &diff, Flagged(s, *row.Paper)
-				}
 			}
 			rep.Rows = append(rep.Rows, row)
 		}
@@ -203,7 +212,22 @@ func LoadReport(dir, table string) (*Report, error) {
 	}
 	rep.claims = spec.Claims
 	rep.Claims = rep.CheckClaims(spec.Claims)
+	if spec.Tuned {
+		rep.loadSelected(dir, spec)
+	}
 	return rep, nil
+}
+
+// fill sets row's results from rec, the record of training, whose accuracy in row's column is s:
+// our numbers, their provenance and the comparison with the paper's.
+func (row *Row) fill(rec *Record, s Stat, training [2]string) {
+	row.Status, row.Ours, row.Runs, row.Quick, row.TrainSeconds = StatusOK, &s, rec.Runs, rec.Quick, rec.SecondsTotal
+	row.Record = &RecordProvenance{Training: training, Command: rec.Command, GitRevision: rec.GitRevision,
+		FinishedAt: rec.FinishedAt, SharedFrom: rec.SharedFrom}
+	if row.Paper != nil {
+		diff := s.Mean - row.Paper.Mean
+		row.Diff, row.Flagged = &diff, Flagged(s, *row.Paper)
+	}
 }
 
 // countTraining counts one distinct training of row method in r.Time (and r.Timed for a timed

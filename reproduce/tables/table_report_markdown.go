@@ -10,7 +10,9 @@ import (
 // Markdown renders the report: the table in the paper's layout (a row per method, a column per data
 // set, ours and the paper's mean ± std in each cell, ⚠ on flagged cells), the counts and training
 // times under it, the paper's claims counted on our results, the notes (Notes(Table)), and a folded
-// block with the provenance of every cell's record.
+// block with the provenance of every cell's record. When cells were tuned (Report.Selected), the
+// validation-selected group comes first, as the headline, with its settings, tuning time and
+// claims; the table of today's cells follows as the "script settings" group.
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Table %d: ours vs paper\n\n%s\n\n", r.Number, r.Caption)
@@ -22,39 +24,11 @@ func (r *Report) Markdown() string {
 	if r.Quick {
 		b.WriteString("\n> **Cells marked (quick) are NOT the paper's protocol**: 1 run, few epochs; do not compare them with the paper.\n")
 	}
-	datasets, methods := r.layout()
-	b.WriteString("\n| Method |")
-	for _, d := range datasets {
-		fmt.Fprintf(&b, " %s |", DatasetNames[d])
+	if r.Selected != nil {
+		r.writeSelected(&b)
+		b.WriteString("\n## Script settings\n\nThe cells trained with the authors' script settings: GeoMix's rows from its run scripts, the baselines' as the notes say.\n")
 	}
-	b.WriteString("\n|---|" + strings.Repeat("---|", len(datasets)) + "\n")
-	runs := r.datasetRuns()
-	cells := map[[2]string]Row{}
-	for _, row := range r.Rows {
-		cells[[2]string{row.Dataset, row.Method}] = row
-	}
-	for _, m := range methods {
-		fmt.Fprintf(&b, "| %s |", MethodNames[m])
-		for _, d := range datasets {
-			fmt.Fprintf(&b, " %s |", cells[[2]string{d, m}].cell(runs[d]))
-		}
-		b.WriteString("\n")
-	}
-	ran, flagged := 0, 0
-	for _, row := range r.Rows {
-		if row.Ours != nil {
-			ran++
-		}
-		if row.Flagged {
-			flagged++
-		}
-	}
-	fmt.Fprintf(&b, "\n%d of %d cells have results; %d flagged.", ran, len(r.Rows), flagged)
-	if line := runsLine(datasets, runs); line != "" {
-		b.WriteString(" " + line)
-	}
-	b.WriteString("\n")
-	r.writeStatusDetails(&b)
+	r.writeTable(&b, r.Rows, nil)
 	fmt.Fprintf(&b, "\nTraining time of the cells with results: %s.\n", r.Time)
 	if r.Timed != nil {
 		names := make([]string, len(r.TimedMethods))
@@ -63,10 +37,57 @@ func (r *Report) Markdown() string {
 		}
 		fmt.Fprintf(&b, "Training time of %s on every data set: %s.\n", strings.Join(names, ", "), *r.Timed)
 	}
-	writeClaims(&b, r.Claims)
+	intro := ""
+	if r.Selected != nil {
+		intro = "Counted on the script settings (the validation-selected group's are above)."
+	}
+	writeClaims(&b, "## Claims", intro, r.Claims)
 	writeNotes(&b, r.Notes)
 	r.writeProvenance(&b)
 	return b.String()
+}
+
+// writeTable writes rows in the paper's layout (a row per method, a column per data set), the
+// count of cells with results and flagged under it, and why cells have none; mark, when set, is
+// appended to a method's name.
+func (r *Report) writeTable(b *strings.Builder, rows []Row, mark func(method string) string) {
+	datasets, methods := r.layout()
+	b.WriteString("\n| Method |")
+	for _, d := range datasets {
+		fmt.Fprintf(b, " %s |", DatasetNames[d])
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(datasets)) + "\n")
+	runs := datasetRuns(rows)
+	cells := map[[2]string]Row{}
+	for _, row := range rows {
+		cells[[2]string{row.Dataset, row.Method}] = row
+	}
+	for _, m := range methods {
+		name := MethodNames[m]
+		if mark != nil {
+			name += mark(m)
+		}
+		fmt.Fprintf(b, "| %s |", name)
+		for _, d := range datasets {
+			fmt.Fprintf(b, " %s |", cells[[2]string{d, m}].cell(runs[d]))
+		}
+		b.WriteString("\n")
+	}
+	ran, flagged := 0, 0
+	for _, row := range rows {
+		if row.Ours != nil {
+			ran++
+		}
+		if row.Flagged {
+			flagged++
+		}
+	}
+	fmt.Fprintf(b, "\n%d of %d cells have results; %d flagged.", ran, len(rows), flagged)
+	if line := runsLine(datasets, runs); line != "" {
+		b.WriteString(" " + line)
+	}
+	b.WriteString("\n")
+	writeStatusDetails(b, rows)
 }
 
 // layout returns the report's data sets (columns) and methods (rows) in print order.
@@ -78,9 +99,9 @@ func (r *Report) layout() (datasets, methods []string) {
 }
 
 // datasetRuns returns, for every data set with results, the run count most of its cells have.
-func (r *Report) datasetRuns() map[string]int {
+func datasetRuns(rows []Row) map[string]int {
 	counts := map[string]map[int]int{}
-	for _, row := range r.Rows {
+	for _, row := range rows {
 		if row.Ours == nil {
 			continue
 		}
@@ -170,10 +191,10 @@ func (row Row) cell(usualRuns int) string {
 // writeStatusDetails lists under the table why cells without results have none, where the cell
 // cannot say it: the data sets whose data cannot be obtained, and the cells in progress, failed or
 // unreadable.
-func (r *Report) writeStatusDetails(b *strings.Builder) {
+func writeStatusDetails(b *strings.Builder, rows []Row) {
 	var reasons []string
 	unavailable := map[string][]string{}
-	for _, row := range r.Rows {
+	for _, row := range rows {
 		switch row.Status {
 		case StatusUnavailable:
 			if !slices.Contains(unavailable[row.Error], DatasetNames[row.Dataset]) {
@@ -205,13 +226,23 @@ func (r *Report) writeProvenance(b *strings.Builder) {
 	}
 	b.WriteString("| Cell | Runs | Training time | Finished (UTC) | Revision | Command |\n|---|---|---|---|---|---|\n")
 	seen := map[[2]string]bool{}
-	for _, row := range r.Rows {
+	for _, row := range append(slices.Clone(r.Rows), r.Selected...) {
 		rec := row.Record
-		if rec == nil || seen[rec.Training] {
+		if rec == nil || row.ScriptSettings { // the selected group's script rows are listed with Rows
 			continue
 		}
-		seen[rec.Training] = true
+		key := rec.Training
+		if row.Tuning != nil {
+			key[1] += " tuned"
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		name := cmp.Or(DatasetNames[rec.Training[0]], rec.Training[0]) + " " + cmp.Or(MethodNames[rec.Training[1]], rec.Training[1])
+		if row.Tuning != nil {
+			name += " (validation-selected, `" + row.Tuning.SelectedFrom + "`)"
+		}
 		command := ""
 		if i := slices.Index(r.CellCommands, rec.Command); i >= 0 {
 			command = fmt.Sprint(i + 1)

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/geomix-go/geomix/datasets"
+	"github.com/geomix-go/geomix/internal/progress"
+	"github.com/geomix-go/geomix/reproduce/tables"
+)
+
+func init() {
+	register(command{
+		name:    "tune",
+		summary: "validation grid search of a table's rows (the appendix's grids, resumable): the validation-selected group of Tables 2-4",
+		example: "go run ./reproduce tune --table table2 --datasets cora --methods gcn,sgc --size 24 --jobs 2",
+		run:     runTune,
+	})
+}
+
+// runTune implements `reproduce tune --table T [--datasets a,b] [--methods m,n] [--size K]
+// [--seed S] [--quick] [--out DIR] [--force] [--jobs N] [--json] [--dry-run] [--report-only]
+// [--data DIR] [--shard i/n] [--shards N]`: every configuration's record in
+// DIR/tune/<table>/<dataset>-<method>/, each finished cell's validation-selected record in
+// DIR/<table>/<dataset>-<method>-tuned.json, and the table's report DIR/<table>.md with both row
+// groups. SIGINT or SIGTERM stop it at the next safe point, as the table commands.
+func runTune(args []string) error {
+	fs := newFlagSet("tune", os.Stderr)
+	table := fs.String("table", "", "the table whose cells are tuned: table2, table3 or table4 (required)")
+	dsFlag := fs.String("datasets", "", "comma-separated data sets (the table's columns; default all, with --quick "+strings.Join(tables.QuickDatasets, ",")+")")
+	mFlag := fs.String("methods", "", "comma-separated rows to tune (default every row but GeoMix's in Tables 2 and 4, which keep the authors' settings)")
+	size := fs.Int("size", 0, fmt.Sprintf("configurations per cell: the whole grid when it has at most this many, else a seeded random subset of this size, which holds every smaller one's configurations (default %d, %d with --quick)",
+		tables.DefaultTuneSize, tables.QuickTuneSize))
+	seed := fs.Int64("seed", 1, "seed of the random subset: the same seed, size and method give the same configurations on every data set, shard and rerun")
+	quick := fs.Bool("quick", false, "1 run, few epochs, a tiny grid, small data sets only: a smoke test, NOT the paper's protocol")
+	out := fs.String("out", "results", "results directory: configurations in DIR/tune/<table>/, selected cells and the report in DIR/<table>/ and DIR/<table>.md")
+	force := fs.Bool("force", false, "retrain configurations that already have a record")
+	asJSON := fs.Bool("json", false, "also print the table's report as JSON on stdout")
+	jobs := fs.Int("jobs", 1, "configurations to train at once (each keeps one core busy on the pure-Go backend; records do not depend on it)")
+	dryRun := fs.Bool("dry-run", false, "list every configuration and its state, and each cell's selection, without training")
+	reportOnly := fs.Bool("report-only", false, "render DIR/<table>.md from the records without training")
+	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
+	shardF := addShardFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *table == "" {
+		return fmt.Errorf("--table is required: table2, table3 or table4")
+	}
+	if *jobs < 1 {
+		return fmt.Errorf("--jobs %d: want >= 1", *jobs)
+	}
+	if *size < 0 {
+		return fmt.Errorf("--size %d: want >= 1 (0 for the default)", *size)
+	}
+	shard, err := shardF.resolve("tune", os.Getenv)
+	if err != nil {
+		return err
+	}
+	if *dataDir != "" {
+		if err := os.Setenv(datasets.EnvData, *dataDir); err != nil {
+			return err
+		}
+	}
+	sweep := tables.TuneSweep{Table: *table, Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Size: *size, Seed: *seed}
+	if err := sweep.Check(); err != nil {
+		return err
+	}
+	opts := tables.Options{Quick: *quick, OutDir: *out, Force: *force, Command: commandLine("tune", args), Jobs: *jobs, Shard: shard}
+	if *dryRun {
+		return printTunePlan(sweep, opts)
+	}
+	var report *tables.Report
+	var path string
+	if *reportOnly {
+		spec, err := tables.SpecFor(*table)
+		if err != nil {
+			return err
+		}
+		report, path, err = tables.WriteReport(spec, opts)
+		if err != nil {
+			return err
+		}
+	} else {
+		var cellOut io.Writer = os.Stderr
+		if *jobs > 1 {
+			cellOut = progress.Plain(os.Stderr)
+		}
+		runner, err := newCellRunner(cellOut)
+		if err != nil {
+			return err
+		}
+		stop, received, release := signalStop(os.Stderr)
+		defer release()
+		opts.Stop = stop
+		report, path, err = tables.RunTune(sweep, runner, opts)
+		if path != "" { // the report is written also when configurations failed or the sweep stopped
+			if serr := printTuneStatus(os.Stderr, sweep, opts); serr != nil && err == nil {
+				err = serr
+			}
+			fmt.Fprintf(os.Stderr, "tune %s: report %s\n", *table, path)
+		}
+		if err != nil {
+			return stoppedExit(err, received(), opts.Command)
+		}
+	}
+	if *reportOnly {
+		fmt.Fprintf(os.Stderr, "tune %s: report %s rendered from the records, nothing trained\n", *table, path)
+	}
+	return printReportJSON(report, *asJSON)
+}
+
+// printTunePlan prints every configuration of the sweep with its state, then each cell's search.
+func printTunePlan(sweep tables.TuneSweep, opts tables.Options) error {
+	cells, err := tables.PlanTune(sweep, opts)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "DATASET\tMETHOD\tCONFIG\tRUNS\tSTATE\tSETTINGS")
+	for _, c := range cells {
+		settings := (&tables.Tuning{Settings: c.Params}).SettingsString()
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\n", c.Dataset, c.Method, strings.TrimSuffix(filepath.Base(c.Path), ".json"), c.Runs, planState(c), settings)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return printTuneStatus(os.Stdout, sweep, opts)
+}
+
+// printTuneStatus prints, cell by cell, how many configurations are finished and, once all are,
+// the selected settings and where the selected cell is stored.
+func printTuneStatus(out io.Writer, sweep tables.TuneSweep, opts tables.Options) error {
+	status, err := tables.TuneStatus(sweep, opts)
+	if err != nil {
+		return err
+	}
+	for _, c := range status {
+		searched := (&tables.Tuning{Tried: c.Tried, GridSize: c.GridSize, SubsetSeed: c.Seed}).Searched()
+		if c.Selected == nil {
+			fmt.Fprintf(out, "%s/%s: %d of %d configurations finished (%s); not selected yet\n", c.Dataset, c.Method, c.Finished, c.Tried, searched)
+			continue
+		}
+		t := c.Selected.Tuning
+		fmt.Fprintf(out, "%s/%s: %s; selected %s (validation %.2f, test %.2f) -> %s\n", c.Dataset, c.Method, searched,
+			t.SettingsString(), c.Selected.ValAccMean, c.Selected.TestAccMean, c.Path)
+	}
+	return nil
+}
+
+// tuneCounts says how many cells of the tuned tables have their validation-selected record under
+// dir, with the default --size and --seed ("" when it cannot be told).
+func tuneCounts(dir string) string {
+	selected, of := 0, 0
+	for _, spec := range tables.Specs() {
+		if !spec.Tuned {
+			continue
+		}
+		status, err := tables.TuneStatus(tables.TuneSweep{Table: spec.Paper.ID, Seed: 1}, tables.Options{OutDir: dir})
+		if err != nil {
+			return ""
+		}
+		for _, c := range status {
+			of++
+			if c.Selected != nil {
+				selected++
+			}
+		}
+	}
+	return fmt.Sprintf("%d of %d tunings of the default search (--size %d --seed 1) selected in %s", selected, of, tables.DefaultTuneSize, dir)
+}

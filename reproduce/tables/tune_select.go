@@ -1,0 +1,205 @@
+package tables
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Tuning is how a record's settings were chosen by a validation grid search (RunTune). On a
+// configuration's record it says which configuration of which grid it is; on a validation-selected
+// cell's record (TunedRecordPath) also which configuration won, among which, and what the search
+// cost. The selected cell is the winning configuration's record itself, copied: that training
+// already is the data set's full protocol with its seed, so training it once more would give the
+// same numbers.
+type Tuning struct {
+	// ConfigID is ConfigID(Settings); Settings are the grid's values the configuration sets over
+	// the preset (the record's Params hold every effective value).
+	ConfigID string         `json:"config_id"`
+	Settings map[string]any `json:"settings"`
+	// GridSize is the number of configurations of the method's grid, Tried how many the tuning
+	// tries (all of them, or a random subset drawn with SubsetSeed when fewer).
+	GridSize   int   `json:"grid_size"`
+	Tried      int   `json:"tried"`
+	SubsetSeed int64 `json:"subset_seed"`
+	// SelectedFrom is, on a selected cell, the winning configuration's record, relative to the
+	// results directory (tune/<table>/<dataset>-<method>/<config id>.json).
+	SelectedFrom string `json:"selected_from,omitempty"`
+	// TuningSeconds sums the seconds_total of the Tried configurations (selected cell only).
+	TuningSeconds float64 `json:"tuning_seconds,omitempty"`
+	// Candidates are the Tried configurations ranked as the selection ranks them, best first
+	// (selected cell only).
+	Candidates []TuneCandidate `json:"candidates,omitempty"`
+}
+
+// TuneCandidate is one configuration as the selection sees it: its mean validation accuracy (in
+// percent) and its number of trainable parameters. The test accuracy plays no part.
+type TuneCandidate struct {
+	ConfigID        string  `json:"config_id"`
+	ValAccMean      float64 `json:"val_acc_mean"`
+	TrainableParams int     `json:"trainable_params"`
+}
+
+// Subset reports whether the tuning tried a seeded random subset of its grid.
+func (t *Tuning) Subset() bool { return t.Tried < t.GridSize }
+
+// SettingsString writes the settings as `reproduce run --set` takes them, in key order, e.g.
+// "dropout=0.5 hidden=64 layers=2 lr=0.01 weight_decay=0.001".
+func (t *Tuning) SettingsString() string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(t.Settings)) {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, t.Settings[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Searched says how many configurations were tried, e.g. "24 of 240 configurations, seeded subset
+// (seed 1)" or "8 of 8 configurations".
+func (t *Tuning) Searched() string {
+	s := fmt.Sprintf("%d of %d configurations", t.Tried, t.GridSize)
+	if t.Subset() {
+		s += fmt.Sprintf(", seeded subset (seed %d)", t.SubsetSeed)
+	}
+	return s
+}
+
+// valTolerance is how close two mean validation accuracies (in percent) must be to tie.
+const valTolerance = 1e-9
+
+// rankCandidates sorts candidates best first: the higher mean validation accuracy, then (on a tie)
+// fewer trainable parameters, then the smaller configuration id.
+func rankCandidates(candidates []TuneCandidate) {
+	slices.SortStableFunc(candidates, func(a, b TuneCandidate) int {
+		if math.Abs(a.ValAccMean-b.ValAccMean) > valTolerance {
+			return cmp.Compare(b.ValAccMean, a.ValAccMean)
+		}
+		return cmp.Or(cmp.Compare(a.TrainableParams, b.TrainableParams), cmp.Compare(a.ConfigID, b.ConfigID))
+	})
+}
+
+// TunedCell is the state of one tuned cell's search.
+type TunedCell struct {
+	// Dataset and Method are the training tuned (Table 3's rows: one training on twitch-ood).
+	Dataset, Method string
+	// Finished counts the stored configurations among Tried, of a grid of GridSize (subset Seed).
+	Finished, Tried, GridSize int
+	Seed                      int64
+	// Path is the selected cell's record (TunedRecordPath); Selected its record once every
+	// configuration is stored, else nil.
+	Path     string
+	Selected *Record
+}
+
+// TuneStatus returns the state of every cell of sweep under opts (all shards), without writing.
+func TuneStatus(sweep TuneSweep, opts Options) ([]TunedCell, error) {
+	if err := sweep.Check(); err != nil {
+		return nil, err
+	}
+	return sweep.status(opts.withOutDir(), false)
+}
+
+// selectAll writes the selected record of every cell of t whose configurations are all stored under
+// opts.OutDir (unless an identical one is there), and returns every cell's state.
+func (t TuneSweep) selectAll(opts Options) ([]TunedCell, error) { return t.status(opts, true) }
+
+// status reads every cell's stored configurations, selects the cells that have all of them and,
+// with write, stores their selected records.
+func (t TuneSweep) status(opts Options, write bool) ([]TunedCell, error) {
+	trainings, err := t.trainings(opts)
+	if err != nil {
+		return nil, err
+	}
+	var cells []TunedCell
+	for _, tt := range trainings {
+		tc := TunedCell{Dataset: tt.dataset, Method: tt.method, Tried: len(tt.configs), GridSize: tt.gridSize, Seed: tt.seed,
+			Path: TunedRecordPath(opts.OutDir, t.Table, tt.dataset, tt.method)}
+		var recs []*Record
+		for _, c := range tt.configs {
+			path := filepath.Join(TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), c.ID+".json")
+			r, err := readPoint(path, t.id(), Cell{Dataset: tt.dataset, Method: tt.method, Params: c.Settings})
+			if err == nil && r.Runs == pointRuns(opts, tt.dataset) && r.Quick == opts.Quick && r.Tuning != nil && r.Tuning.ConfigID == c.ID {
+				recs = append(recs, r)
+			}
+		}
+		tc.Finished = len(recs)
+		if len(recs) == len(tt.configs) {
+			tc.Selected = t.selected(recs)
+			if write {
+				if err := writeSelected(tc.Path, tc.Selected); err != nil {
+					return nil, err
+				}
+			}
+		}
+		cells = append(cells, tc)
+	}
+	return cells, nil
+}
+
+// selected returns the validation-selected cell of t made from the records of every configuration
+// of one tuning: the best-ranked one's record, as a record of the table with the tuning's summary.
+func (t TuneSweep) selected(recs []*Record) *Record {
+	byID := map[string]*Record{}
+	candidates := make([]TuneCandidate, len(recs))
+	seconds := 0.0
+	for i, r := range recs {
+		byID[r.Tuning.ConfigID] = r
+		candidates[i] = TuneCandidate{ConfigID: r.Tuning.ConfigID, ValAccMean: r.ValAccMean, TrainableParams: r.TrainableParams}
+		seconds += r.SecondsTotal
+	}
+	rankCandidates(candidates)
+	best := byID[candidates[0].ConfigID]
+	sel := *best
+	tuning := *best.Tuning
+	tuning.SelectedFrom = filepath.ToSlash(filepath.Join("tune", t.Table, best.Dataset+"-"+best.Method, tuning.ConfigID+".json"))
+	tuning.TuningSeconds, tuning.Candidates = seconds, candidates
+	sel.Table, sel.Tuning = t.Table, &tuning
+	return &sel
+}
+
+// writeSelected stores sel at path unless the record there already holds the same selection among
+// the same candidates (a rerun or another shard rewrites nothing).
+func writeSelected(path string, sel *Record) error {
+	old, err := readSelected(path, sel.Table, sel.Dataset, sel.Method)
+	if err == nil && old.Quick == sel.Quick && old.Runs == sel.Runs && old.Tuning.SelectedFrom == sel.Tuning.SelectedFrom &&
+		old.Tuning.TuningSeconds == sel.Tuning.TuningSeconds && slices.Equal(old.Tuning.Candidates, sel.Tuning.Candidates) {
+		return nil
+	}
+	return writeRecord(path, sel)
+}
+
+// readSelected reads the validation-selected cell (dataset, method) of table at path and checks it
+// is one: the cell's record with its tuning's selection.
+func readSelected(path, table, dataset, method string) (*Record, error) {
+	r, err := readCell(path, table, dataset, method)
+	if err != nil {
+		return nil, err
+	}
+	if r.Tuning == nil || r.Tuning.SelectedFrom == "" || len(r.Tuning.Candidates) == 0 {
+		return nil, fmt.Errorf("%s: not a validation-selected cell (no tuning with its selection)", path)
+	}
+	return r, nil
+}
+
+// tuneProgress says how far the tuning of (dataset, method) of table under dir is when its selected
+// cell is not stored: "k configurations of its tuning finished" from the records in its TuneDir, or
+// "" when there are none.
+func tuneProgress(dir, table, dataset, method string) string {
+	paths, _ := filepath.Glob(filepath.Join(TuneDir(dir, table, dataset, method), "*.json"))
+	finished, tried := 0, 0
+	for _, p := range paths {
+		r, err := ReadRecord(p)
+		if err != nil || r.Tuning == nil {
+			continue
+		}
+		finished++
+		tried = max(tried, r.Tuning.Tried)
+	}
+	if finished == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d configuration record(s) of its tuning stored (a tuning tries %d; the same tune command resumes it)", finished, tried)
+}
