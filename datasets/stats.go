@@ -14,6 +14,10 @@ type NodeSetStats struct {
 	Edges int
 	// EdgeHomophily is the fraction of those edges whose two ends share a label; NaN without edges.
 	EdgeHomophily float64
+	// ChanceHomophily is the edge homophily the same edges would have with their ends' labels
+	// shuffled: Σ_c p_c², p_c the share of edge ends with label c. A graph is homophilous beyond its
+	// label balance only where EdgeHomophily exceeds it. NaN without edges.
+	ChanceHomophily float64
 	// MeanDegree is the mean degree of the set's nodes in the whole graph.
 	MeanDegree float64
 	// ClassCounts is [C]: how many of the set's nodes have each label.
@@ -35,7 +39,7 @@ func SetStats(g *Graph, nodes []int32) (NodeSetStats, error) {
 	if err != nil {
 		return NodeSetStats{}, err
 	}
-	s := NodeSetStats{ClassCounts: make([]int, g.NumClasses), EdgeHomophily: math.NaN()}
+	s := NodeSetStats{ClassCounts: make([]int, g.NumClasses), EdgeHomophily: math.NaN(), ChanceHomophily: math.NaN()}
 	degrees := g.Degrees()
 	degreeSum := 0
 	for v, ok := range in {
@@ -51,9 +55,11 @@ func SetStats(g *Graph, nodes []int32) (NodeSetStats, error) {
 		degreeSum += degrees[v]
 	}
 	same, directed := 0, 0
+	ends := make([]int, g.NumClasses)
 	for i, u := range g.Src {
 		if v := g.Dst[i]; in[u] && in[v] {
 			directed++
+			ends[g.Labels[u]]++
 			if g.Labels[u] == g.Labels[v] {
 				same++
 			}
@@ -62,6 +68,11 @@ func SetStats(g *Graph, nodes []int32) (NodeSetStats, error) {
 	s.Edges = directed / 2
 	if directed > 0 {
 		s.EdgeHomophily = float64(same) / float64(directed)
+		s.ChanceHomophily = 0
+		for _, e := range ends {
+			p := float64(e) / float64(directed)
+			s.ChanceHomophily += p * p
+		}
 	}
 	if s.Nodes > 0 {
 		s.MeanDegree = float64(degreeSum) / float64(s.Nodes)

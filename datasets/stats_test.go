@@ -26,6 +26,10 @@ func TestSetStats(t *testing.T) {
 	if all.Nodes != 5 || all.Edges != 4 || all.EdgeHomophily != 0.5 || all.MeanDegree != 8.0/5 || !slices.Equal(all.ClassCounts, []int{3, 2}) {
 		t.Errorf("whole graph: %+v, want 5 nodes, 4 edges, homophily 0.5, mean degree 1.6, classes [3 2]", all)
 	}
+	// Edge ends: class 0 at 0→1, 1→0, 1→2, 1→3 (4 of 8), class 1 the other 4: chance ½² + ½².
+	if all.ChanceHomophily != 0.5 {
+		t.Errorf("chance homophily %v, want 0.5", all.ChanceHomophily)
+	}
 	if got := all.ClassShare(1); got != 40 {
 		t.Errorf("class 1 share %v, want 40", got)
 	}
@@ -34,11 +38,13 @@ func TestSetStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sub.Nodes != 3 || sub.Edges != 3 || math.Abs(sub.EdgeHomophily-1.0/3) > 1e-12 || math.Abs(sub.MeanDegree-7.0/3) > 1e-12 || !slices.Equal(sub.ClassCounts, []int{1, 2}) {
+	// Edge ends inside: node 1 (class 0) twice, nodes 2 and 3 (class 1) twice each: chance (1/3)² + (2/3)².
+	if sub.Nodes != 3 || sub.Edges != 3 || math.Abs(sub.EdgeHomophily-1.0/3) > 1e-12 || math.Abs(sub.MeanDegree-7.0/3) > 1e-12 ||
+		!slices.Equal(sub.ClassCounts, []int{1, 2}) || math.Abs(sub.ChanceHomophily-5.0/9) > 1e-12 {
 		t.Errorf("nodes 1-3: %+v", sub)
 	}
 	// The isolated node alone: no edge, homophily undefined.
-	if s, err := SetStats(g, []int32{4}); err != nil || s.Edges != 0 || !math.IsNaN(s.EdgeHomophily) {
+	if s, err := SetStats(g, []int32{4}); err != nil || s.Edges != 0 || !math.IsNaN(s.EdgeHomophily) || !math.IsNaN(s.ChanceHomophily) {
 		t.Errorf("isolated node: %+v, %v; want no edge and a NaN homophily", s, err)
 	}
 	if _, err := SetStats(g, []int32{5}); err == nil {

@@ -9,7 +9,8 @@ import (
 )
 
 // ImageGrid draws small grayscale images in rows, e.g. a few images of each class with the class
-// named on the left of its row. Intensity 0 is white, 1 black.
+// named on the left of its row. Intensity 0 is white, 1 dark blue (a tinted ink: the notebook tests
+// tell a drawn chart from a blank one by its coloured pixels).
 type ImageGrid struct {
 	// ID is the chart's element id (a JavaScript identifier); empty derives a stable one from the
 	// content.
@@ -78,28 +79,42 @@ func (g ImageGrid) Chart() (*Chart, error) {
 			AxisTick: &opts.AxisTick{Show: opts.Bool(false)}, AxisLine: hidden}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: yLabels, Inverse: opts.Bool(true),
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}, AxisLine: hidden}),
-		charts.WithVisualMapOpts(opts.VisualMap{Show: opts.Bool(false), Min: 0, Max: 1, InRange: &opts.VisualMapInRange{Color: []string{"#ffffff", "#000000"}}}),
+		charts.WithVisualMapOpts(opts.VisualMap{Show: opts.Bool(false), Min: 0, Max: 1, InRange: &opts.VisualMapInRange{Color: []string{"#ffffff", "#08306b"}}}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 	)
 	hm.AddSeries(g.Title, data)
-	hm.Accept(noYTicks{})
+	hm.Accept(imageGridOptions{})
 	return &Chart{id: id, title: g.Title, r: hm}, nil
 }
 
-// noYTicks hides the y axis ticks, which go-echarts' YAxis options lack (every pixel row is a
-// category: its ticks would draw a solid bar beside the images).
-type noYTicks struct {
+// imageGridOptions sets what go-echarts' options lack: the y axis without ticks (every pixel row is
+// a category: its ticks would draw a solid bar beside the images), and the pixels drawn in one frame
+// (ECharts draws a heatmap of more than 3,000 cells progressively, over several frames, so a
+// screenshot could catch it half drawn).
+type imageGridOptions struct {
 	charts.BaseConfigurationVisitor
 }
 
 // VisitYAxis implements charts.ConfigurationVisitor.
-func (noYTicks) VisitYAxis(axes []opts.YAxis) any {
+func (imageGridOptions) VisitYAxis(axes []opts.YAxis) any {
 	out := make([]any, len(axes))
 	for i, a := range axes {
 		out[i] = struct {
 			opts.YAxis
 			AxisTick opts.AxisTick `json:"axisTick"`
 		}{a, opts.AxisTick{Show: opts.Bool(false)}}
+	}
+	return out
+}
+
+// VisitSeriesOpt implements charts.ConfigurationVisitor.
+func (imageGridOptions) VisitSeriesOpt(series charts.MultiSeries) any {
+	out := make([]any, len(series))
+	for i, s := range series {
+		out[i] = struct {
+			charts.SingleSeries
+			Progressive int `json:"progressive"`
+		}{s, 0}
 	}
 	return out
 }

@@ -28,6 +28,9 @@ func TestImageGridOption(t *testing.T) {
 	if tick := y["axisTick"].(map[string]any); tick["show"] != false {
 		t.Errorf("y axis ticks %v, want hidden", tick)
 	}
+	if p, ok := opt["series"].([]any)[0].(map[string]any)["progressive"]; !ok || p != 0.0 {
+		t.Errorf("series progressive = %v, want 0 (drawn in one frame)", p)
+	}
 	// Square pixels: 750 px over 6 columns, 415 px over 4 rows: 103.75 px each, 622.5 px wide.
 	grid := opt["grid"].([]any)[0].(map[string]any)
 	if grid["width"] != "622" || grid["height"] != "415" {

@@ -94,4 +94,30 @@ func TestRowsWithoutPaper(t *testing.T) {
 	if _, err := rep.Chart(); err != nil {
 		t.Errorf("a chart without paper bars: %v", err)
 	}
+
+	all := sweep.Report
+	if got := all.Columns(); !slices.Equal(got, []string{"20news-100", "fmnist"}) {
+		t.Errorf("columns with results %v, want [20news-100 fmnist]", got)
+	}
+	for column, want := range map[string][]string{
+		"fmnist":     {`"text":"Table 4, Fashion-MNIST stand-in (10 per class): ours (the paper prints none)"`, `"subtext":"error bars: ± std over runs; pixels"`, `"data":["GCN"]`},
+		"20news-100": {`"text":"Table 4, 20News (100 per class): ours vs paper"`, `"name":"paper"`, `{"value":56.6}`},
+	} {
+		c, err := all.ColumnChart(column, map[string]string{"fmnist": "pixels"}[column])
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := c.Option()
+		for _, w := range want {
+			if !strings.Contains(opt, w) {
+				t.Errorf("%s chart lacks %s:\n%s", column, w, opt)
+			}
+		}
+		if column == "fmnist" && strings.Contains(opt, `"name":"paper"`) {
+			t.Errorf("fmnist chart has a paper series:\n%s", opt)
+		}
+	}
+	if _, err := all.ColumnChart("20news-200", ""); err == nil {
+		t.Error("a column without results: no error")
+	}
 }
