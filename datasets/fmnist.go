@@ -100,7 +100,7 @@ func fmnistFeatures(opts Options, pca bool) (*fmnistData, error) {
 	if d, ok := fmnistCache.data[key]; ok {
 		return d, nil
 	}
-	x, labels, err := readFashionMNIST(opts)
+	x, labels, err := readFashionMNIST(opts, fmnistPerClass)
 	if err != nil {
 		return nil, err
 	}
@@ -121,10 +121,28 @@ func fmnistFeatures(opts Options, pca bool) (*fmnistData, error) {
 	return d, nil
 }
 
+// FashionMNISTSide is the width and height of a Fashion-MNIST image in pixels.
+const FashionMNISTSide = fmnistSide
+
+// FashionMNISTClassNames returns the names of the 10 Fashion-MNIST classes: label i is the i-th.
+func FashionMNISTClassNames() []string {
+	return []string{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"}
+}
+
+// FashionMNISTImages returns the first perClass (1 to 1,500) training images of each class in file
+// order, as a row-major [10 × perClass, 784] matrix of pixels / 255 (rows of 28 × 28, row by row)
+// with their labels: with 1,500, the images of the fmnist data sets, in their node order.
+func FashionMNISTImages(opts Options, perClass int) ([]float32, []int32, error) {
+	if perClass < 1 || perClass > fmnistPerClass {
+		return nil, nil, fmt.Errorf("datasets: %d Fashion-MNIST images per class, expected 1 to %d", perClass, fmnistPerClass)
+	}
+	return readFashionMNIST(opts, perClass)
+}
+
 // readFashionMNIST reads the training images and labels (their decompressed content verified) and
-// keeps the first fmnistPerClass images of each class in file order, returning them as a row-major
-// [15000, 784] matrix of pixels / 255 with their labels.
-func readFashionMNIST(opts Options) ([]float32, []int32, error) {
+// keeps the first perClass images of each class in file order, returning them as a row-major
+// [10 × perClass, 784] matrix of pixels / 255 with their labels.
+func readFashionMNIST(opts Options, perClass int) ([]float32, []int32, error) {
 	imgPath, err := opts.fetch(fmnistFiles.images)
 	if err != nil {
 		return nil, nil, err
@@ -144,14 +162,14 @@ func readFashionMNIST(opts Options) ([]float32, []int32, error) {
 	if len(all) != n {
 		return nil, nil, fmt.Errorf("datasets: %s has %d labels for the %d images of %s", lblPath, len(all), n, imgPath)
 	}
-	x := make([]float32, 0, fmnistPerClass*fmnistClasses*fmnistRowPixels)
-	labels := make([]int32, 0, fmnistPerClass*fmnistClasses)
+	x := make([]float32, 0, perClass*fmnistClasses*fmnistRowPixels)
+	labels := make([]int32, 0, perClass*fmnistClasses)
 	taken := make([]int, fmnistClasses)
 	for i, y := range all {
 		if y >= fmnistClasses {
 			return nil, nil, fmt.Errorf("datasets: %s: label %d of image %d, expected a class in [0, %d)", lblPath, y, i, fmnistClasses)
 		}
-		if taken[y] == fmnistPerClass {
+		if taken[y] == perClass {
 			continue
 		}
 		taken[y]++
@@ -161,8 +179,8 @@ func readFashionMNIST(opts Options) ([]float32, []int32, error) {
 		}
 	}
 	for c, k := range taken {
-		if k < fmnistPerClass {
-			return nil, nil, fmt.Errorf("datasets: %s has %d images of class %d, expected at least %d", lblPath, k, c, fmnistPerClass)
+		if k < perClass {
+			return nil, nil, fmt.Errorf("datasets: %s has %d images of class %d, expected at least %d", lblPath, k, c, perClass)
 		}
 	}
 	return x, labels, nil

@@ -134,7 +134,7 @@ func TestFashionMNIST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 47 MB and searches a 5-NN graph over 15,000 images")
 	}
-	x, labels, err := readFashionMNIST(Options{Root: coreDataRoot(t), Offline: true})
+	x, labels, err := readFashionMNIST(Options{Root: coreDataRoot(t), Offline: true}, fmnistPerClass)
 	if errors.Is(err, ErrMissing) {
 		t.Skipf("fashion-mnist is not in the data root: %v", err)
 	}

@@ -202,11 +202,8 @@ func squaredDistance(a, b []float32) float32 {
 // knnEdges returns the undirected edge list (both directions, no self-loops, sorted) of a kNN
 // graph given as [numRows, k] neighbour indices: PyG to_undirected applied to the kNN edges.
 func knnEdges(numRows, k int, nbrs []int32) (src, dst []int32, err error) {
-	src = make([]int32, len(nbrs))
-	for i := range numRows {
-		for j := range k {
-			src[i*k+j] = int32(i)
-		}
+	if len(nbrs) != numRows*k {
+		return nil, nil, fmt.Errorf("kNN: %d neighbour indices, want [%d, %d]", len(nbrs), numRows, k)
 	}
-	return UndirectedEdges(numRows, src, nbrs)
+	return KNNEdges(nbrs, k, k)
 }

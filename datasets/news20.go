@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -13,6 +14,9 @@ var news20Categories = []string{
 	"alt.atheism", "comp.sys.ibm.pc.hardware", "misc.forsale", "rec.autos", "rec.sport.hockey",
 	"sci.crypt", "sci.electronics", "sci.med", "sci.space", "talk.politics.guns",
 }
+
+// News20Categories returns the names of the 10 newsgroups of the 20news data sets: label i is the i-th.
+func News20Categories() []string { return slices.Clone(news20Categories) }
 
 // news20Counts are the published numbers of train and test documents of each category of
 // news20Categories in 20news-bydate (9,607 in all).

@@ -1,10 +1,17 @@
 package datasets
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // twitchRegions are the MUSAE Twitch regions, in the order of the data set names twitch-de ...
 // twitch-tw. PyG and the GeoMix code call ENGB "EN" and PTBR "PT".
 var twitchRegions = []string{"DE", "ENGB", "ES", "FR", "PTBR", "RU", "TW"}
+
+// TwitchRegions returns the seven MUSAE Twitch regions, DE, ENGB, ES, FR, PTBR, RU and TW: region R
+// is the data set "twitch-" + lower-case R.
+func TwitchRegions() []string { return slices.Clone(twitchRegions) }
 
 // twitchNumFeatures is the number of games: feature ids in the raw JSON are in [0, 3170).
 const twitchNumFeatures = 3170

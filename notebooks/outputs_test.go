@@ -601,3 +601,224 @@ func TestPileupOutputs(t *testing.T) {
 		t.Errorf("%d charts, want %d", n, want)
 	}
 }
+
+var (
+	twitchRegion  = regexp.MustCompile(`(?m)^region (\w+): nodes=(\d+) edges=(\d+) homophily=(\S+) chance=(\S+) mature=(\S+)% mean_degree=(\S+) games=(\S+) games_used=(\d+) features=raw$`)
+	twitchPool    = regexp.MustCompile(`(?m)^pool DE\+ENGB\+ES: nodes=(\d+) mature=(\S+)% homophily=(\S+) chance=(\S+) games=(\S+) features=raw$`)
+	twitchShift   = regexp.MustCompile(`(?m)^shift (\w+): mature=(\S+)% homophily=(\S+) chance=(\S+) game_distance=(\S+) unseen_plays=(\S+)% games=(\S+) features=raw$`)
+	twitchTrain   = regexp.MustCompile(`(?m)^train twitch-ood (\w+): FR=(\S+) PTBR=(\S+) RU=(\S+) in_dist_test=(\S+) val=(\S+) runs=1 epochs=(\d+) quick=(\w+) features=(\w+)$`)
+	cellFeatures  = regexp.MustCompile(`(?m)^features (\S+) (\S+): twitch_features=(\w+)$`)
+	twitchHeadles = regexp.MustCompile(`(?m)^headless: region=(\w+)$`)
+)
+
+// twitchPublished are the MUSAE regions' users and friendships (the release's counts; FR keeps one
+// row per user, 6,549).
+var twitchPublished = map[string][2]int{
+	"DE": {9498, 153138}, "ENGB": {7126, 35324}, "ES": {4648, 59382}, "FR": {6549, 112666},
+	"PTBR": {1912, 31299}, "RU": {4385, 37304}, "TW": {2772, 63462},
+}
+
+func TestTwitchOODOutputs(t *testing.T) {
+	stdout, html := executed(t, "08-twitch-ood")
+	regions := twitchRegion.FindAllStringSubmatch(stdout, -1)
+	if len(regions) != 7 {
+		t.Fatalf("%d region lines, want 7:\n%s", len(regions), stdout)
+	}
+	mature := map[string]float64{}
+	for _, m := range regions {
+		want, ok := twitchPublished[m[1]]
+		nodes, edges := atof(t, m[2]), atof(t, m[3])
+		if !ok || nodes != float64(want[0]) || edges != float64(want[1]) {
+			t.Errorf("%s: %v nodes and %v edges, want %v", m[1], nodes, edges, want)
+		}
+		h, chance, share, degree := atof(t, m[4]), atof(t, m[5]), atof(t, m[6]), atof(t, m[7])
+		// Two classes: chance homophily p² + (1-p)² lies in [0.5, 1]; the mean degree is 2|E|/N.
+		if h < 0 || h > 1 || chance < 0.5 || chance > 1 || share <= 0 || share >= 100 || math.Abs(degree-2*edges/nodes) > 0.006 {
+			t.Errorf("%s: a statistic out of range or inconsistent", m[0])
+		}
+		if games := atof(t, m[8]); games < 1 || games > 3170 || atof(t, m[9]) > 3170 {
+			t.Errorf("%s: game usage out of range", m[0])
+		}
+		mature[m[1]] = share
+	}
+	p := twitchPool.FindStringSubmatch(stdout)
+	if p == nil {
+		t.Fatal("no pool line")
+	}
+	// The pool's mature share is the node-weighted mean of DE's, ENGB's and ES's.
+	pooled := 0.0
+	for _, r := range []string{"DE", "ENGB", "ES"} {
+		pooled += mature[r] * float64(twitchPublished[r][0])
+	}
+	pooled /= float64(twitchPublished["DE"][0] + twitchPublished["ENGB"][0] + twitchPublished["ES"][0])
+	if atof(t, p[1]) != 21272 || math.Abs(atof(t, p[2])-pooled) > 0.01 {
+		t.Errorf("%s: want 21272 nodes and %.2f%% mature", p[0], pooled)
+	}
+	shifts := twitchShift.FindAllStringSubmatch(stdout, -1)
+	if len(shifts) != 6 {
+		t.Fatalf("%d shift lines, want 6", len(shifts))
+	}
+	for _, m := range shifts {
+		share, distance, unseen := atof(t, m[2]), atof(t, m[5]), atof(t, m[6])
+		if share != mature[m[1]] || distance < 0 || distance > 1 || unseen < 0 || unseen > 100 {
+			t.Errorf("%s: inconsistent with its region line, or out of range", m[0])
+		}
+		ood := m[1] == "FR" || m[1] == "PTBR" || m[1] == "RU"
+		if !ood && unseen != 0 {
+			t.Errorf("%s: a training region plays games its own pool never does", m[0])
+		}
+		// The notebook's point: the OOD regions hold far fewer mature streamers than the pool.
+		if ood && share > atof(t, p[2])-10 {
+			t.Errorf("%s: want at least 10 points fewer mature streamers than the pool (%s%%)", m[0], p[2])
+		}
+	}
+	trained := twitchTrain.FindAllStringSubmatch(stdout, -1)
+	if len(trained) != 2 || trained[0][1] != "erm" || trained[1][1] != "geomix2" {
+		t.Fatalf("training lines %q, want erm and geomix2", trained)
+	}
+	for _, m := range trained {
+		for _, v := range m[2:7] {
+			if acc := atof(t, v); acc < 5 || acc > 100 {
+				t.Errorf("%s: accuracy %v out of range", m[0], acc)
+			}
+		}
+		if quick := m[8] == "true"; (m[7] == "50") != quick || m[9] != "raw" {
+			t.Errorf("%s: quick runs 50 epochs on the raw features", m[0])
+		}
+	}
+	if m := twitchHeadles.FindStringSubmatch(stdout); m == nil || m[1] != "FR" {
+		t.Error("the headless degree chart's line is missing")
+	}
+	// The committed Table 3: the paper's numbers, ours in a sane range, the features of every row.
+	checkTableRows(t, stdout, map[string]paperRow{
+		"twitch-fr/erm":     {mean: 57.98, std: 2.41, low: 5, high: 100},
+		"twitch-ptbr/erm":   {mean: 64.58, std: 0.63, low: 5, high: 100},
+		"twitch-ru/geomix2": {mean: 69.95, std: 2.67, low: 5, high: 100},
+	}, false)
+	rows, features := tableRow.FindAllStringSubmatch(stdout, -1), cellFeatures.FindAllStringSubmatch(stdout, -1)
+	columns := map[string]bool{}
+	for i, m := range rows {
+		columns[m[1]] = true
+		if i >= len(features) || features[i][1] != m[1] || features[i][2] != m[2] || (features[i][3] != "raw" && features[i][3] != "svd128") {
+			t.Errorf("%s: no features line (raw or svd128) in the same place", m[0])
+		}
+	}
+	if len(features) != len(rows) {
+		t.Errorf("%d rows and %d features lines", len(rows), len(features))
+	}
+	// Two region charts, the shift, the slider's static chart, the training, one per column.
+	if n, want := countCharts(t, html), 5+len(columns); n != want {
+		t.Errorf("%d charts, want %d", n, want)
+	}
+}
+
+var (
+	newsDataset = regexp.MustCompile(`(?m)^dataset 20news: nodes=(\d+) edges=(\d+) features=(\d+) classes=(\d+) homophily=(\S+) chance=(\S+) mean_degree=(\S+)$`)
+	newsClasses = regexp.MustCompile(`(?m)^classes 20news: (.+)$`)
+	knnLine     = regexp.MustCompile(`(?m)^knn (\w+) k=(\d+): homophily=(\S+)`)
+	fmnistImgs  = regexp.MustCompile(`(?m)^images fmnist: (\d+) images, (\d+) per class, 28x28 pixels in \[0, 1\]; a stand-in for STL10/CIFAR10 \(pixels, not SimCLR\)$`)
+	fmnistGraph = regexp.MustCompile(`(?m)^graph fmnist k=5: nodes=(\d+) edges=(\d+) homophily=(\S+) chance=(\S+) mean_degree=(\S+) min_degree=(\d+)$`)
+	standInLine = regexp.MustCompile(`(?m)^stand-in: (\d+) cells on Fashion-MNIST pixels, a stand-in for STL10/CIFAR10 \(not SimCLR\)`)
+)
+
+// news20Published are the train + test documents of the 10 newsgroups in 20news-bydate.
+var news20Published = []int{799, 982, 975, 990, 999, 991, 984, 990, 987, 910}
+
+func TestTable4Outputs(t *testing.T) {
+	stdout, html := executed(t, "09-table4")
+	d := newsDataset.FindStringSubmatch(stdout)
+	if d == nil {
+		t.Fatalf("no 20news line:\n%s", stdout)
+	}
+	if d[1] != "9607" || d[3] != "236" || d[4] != "10" {
+		t.Errorf("%s: want 9607 documents, 236 terms, 10 classes", d[0])
+	}
+	// Each document links to 4 others (self counted in k = 5): between 2 and 4 edges per document.
+	if edges := atof(t, d[2]); edges < 2*9607 || edges > 4*9607 || math.Abs(atof(t, d[7])-2*edges/9607) > 0.006 {
+		t.Errorf("%s: edges or mean degree out of range", d[0])
+	}
+	c := newsClasses.FindStringSubmatch(stdout)
+	if c == nil {
+		t.Fatal("no classes line")
+	}
+	counts := regexp.MustCompile(`=(\d+)`).FindAllStringSubmatch(c[1], -1)
+	chance := 0.0
+	for i, m := range counts {
+		if i < len(news20Published) && atoi(m[1]) != news20Published[i] {
+			t.Errorf("class %d: %s documents, want %d", i, m[1], news20Published[i])
+		}
+	}
+	for _, n := range news20Published {
+		chance += math.Pow(float64(n)/9607, 2)
+	}
+	// Near-regular graph: the chance level is close to the class shares' Σ p².
+	if len(counts) != 10 || math.Abs(atof(t, d[6])-chance) > 0.01 {
+		t.Errorf("%d class counts; chance %s, want about %.3f", len(counts), d[6], chance)
+	}
+	knn := map[string]map[int]float64{}
+	for _, m := range knnLine.FindAllStringSubmatch(stdout, -1) {
+		if knn[m[1]] == nil {
+			knn[m[1]] = map[int]float64{}
+		}
+		knn[m[1]][atoi(m[2])] = atof(t, m[3])
+	}
+	for _, name := range []string{"20news", "fmnist"} {
+		h := knn[name]
+		if len(h) != 9 || h[5] == 0 {
+			t.Fatalf("%s: %d kNN lines, want 9 with k = 5", name, len(h))
+		}
+		// Homophily falls as farther neighbours join.
+		if h[2] <= h[15] {
+			t.Errorf("%s: homophily %v at k = 2, %v at k = 15; want it to fall", name, h[2], h[15])
+		}
+	}
+	// The data set's graph is the 5-NN graph of the notebook's search.
+	if knn["20news"][5] != atof(t, d[5]) {
+		t.Errorf("20news: the 5-NN homophily %v differs from the data set's %s", knn["20news"][5], d[5])
+	}
+	im := fmnistImgs.FindStringSubmatch(stdout)
+	if im == nil || atoi(im[1]) != 10*atoi(im[2]) || (im[2] != "1500" && im[2] != "200") {
+		t.Fatalf("images line %q: want 10 classes of 1500 (200 in quick mode) images", im)
+	}
+	g := fmnistGraph.FindStringSubmatch(stdout)
+	if g == nil {
+		t.Fatal("no 5-NN graph line")
+	}
+	// Every image has its 5 nearest others: degree at least 5, at most 10 edges' worth per image.
+	if n, edges := atof(t, g[1]), atof(t, g[2]); n != atof(t, im[1]) || atoi(g[6]) < 5 || edges < 2.5*n || edges > 5*n || atof(t, g[3]) != knn["fmnist"][5] {
+		t.Errorf("%s: inconsistent with %d images and its kNN line", g[0], atoi(im[1]))
+	}
+	if h := atof(t, g[3]); h < 0.5 || h < 3*atof(t, g[4]) {
+		t.Errorf("%s: the pixel 5-NN graph should be homophilous, far above chance", g[0])
+	}
+	if !strings.Contains(stdout, "headless: k=5") {
+		t.Error("the headless class-mixing chart's line is missing")
+	}
+	// The committed Table 4: the paper's 20News numbers, ours in a sane range (chance is 10%).
+	checkTableRows(t, stdout, map[string]paperRow{
+		"20news-100/gcn":     {mean: 56.6, std: 0.3, low: 40, high: 80},
+		"20news-100/geomix1": {mean: 58.6, std: 0.2, low: 40, high: 80},
+		"20news-200/geomix3": {mean: 61.3, std: 0.4, low: 40, high: 80},
+	}, false)
+	columns, standIn := map[string]bool{}, 0
+	for _, m := range tableRow.FindAllStringSubmatch(stdout, -1) {
+		columns[m[1]] = true
+		if strings.HasPrefix(m[1], "fmnist") {
+			standIn++
+			if m[7] != "none" || m[9] != "none" || m[10] != "false" {
+				t.Errorf("%s: the stand-in has no paper number to compare with", m[0])
+			}
+			if acc := atof(t, m[3]); acc < 20 || acc > 100 {
+				t.Errorf("%s: accuracy out of range", m[0])
+			}
+		}
+	}
+	if s := standInLine.FindStringSubmatch(stdout); s == nil || atoi(s[1]) != standIn {
+		t.Errorf("stand-in line %q, want %d cells labelled as a stand-in", s, standIn)
+	}
+	// 20News: homophily and class mixing; the images; Fashion-MNIST: homophily and class mixing; a
+	// chart per column with results.
+	if n, want := countCharts(t, html), 5+len(columns); n != want {
+		t.Errorf("%d charts, want %d", n, want)
+	}
+}

@@ -1,7 +1,8 @@
 // Package viz draws the GeoMix charts (bars with error bars, lines with bands, class-coloured
-// scatters and heatmaps) with go-echarts v2.6.7, from plain numbers: it knows nothing of training.
+// scatters, heatmaps and grids of small grayscale images) with go-echarts v2.6.7, from plain
+// numbers: it knows nothing of training.
 //
-// Build a Chart from a Bars, Lines, Scatter or Heatmap value, then Save it as a standalone HTML file
+// Build a Chart from a Bars, Lines, Scatter, Heatmap or ImageGrid value, then Save it as a standalone HTML file
 // or Display it in a GoNB notebook. ECharts 5.4.3 is inlined from a local copy (see EnvECharts and
 // CachedEChartsPath), so pages work offline; without one they load it from a CDN and say so on the
 // page. Animation is off and element ids are stable, so the same input renders the same page. Charts
@@ -30,7 +31,7 @@ import (
 var Palette = []string{"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452", "#9a60b4", "#ea7ccc"}
 
 // Chart is one chart ready to be saved or displayed. Build it with Bars.Chart, Lines.Chart,
-// Scatter.Chart or Heatmap.Chart.
+// Scatter.Chart, Heatmap.Chart or ImageGrid.Chart.
 type Chart struct {
 	id, title string
 	r         echartsChart

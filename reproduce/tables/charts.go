@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/geomix-go/geomix/viz"
@@ -13,6 +14,42 @@ func (r *Report) Chart() (*viz.Chart, error) {
 	categories, ours, paper := r.Bars()
 	return viz.Bars{Title: fmt.Sprintf("Table %d: test accuracy, ours vs paper", r.Number), Subtitle: "error bars: ± std over runs",
 		YName: "test accuracy (%)", Categories: categories, Series: []viz.BarSeries{viz.BarSeries(ours), viz.BarSeries(paper)}}.Chart()
+}
+
+// Columns returns the data sets (columns) with at least one row with results, in row order.
+func (r *Report) Columns() []string {
+	var columns []string
+	for _, row := range r.WithResults().Rows {
+		columns = appendNew(columns, row.Dataset)
+	}
+	return columns
+}
+
+// ColumnChart charts the rows with results of one column (data set) as grouped bars, one group per
+// method: ours beside the paper's, whose series is left out when the paper prints no number for the
+// column, with ± std error bars (see Bars). note, when not empty, ends the subtitle (e.g. which
+// features the cells used). A column without results is an error.
+func (r *Report) ColumnChart(dataset, note string) (*viz.Chart, error) {
+	column := r.Only(dataset).WithResults()
+	if len(column.Rows) == 0 {
+		return nil, fmt.Errorf("tables: %s has no results in column %q", r.Table, dataset)
+	}
+	_, ours, paper := column.Bars()
+	var categories []string
+	for _, row := range column.Rows {
+		categories = append(categories, MethodNames[row.Method])
+	}
+	series, title := []viz.BarSeries{viz.BarSeries(ours)}, fmt.Sprintf("Table %d, %s: ours", r.Number, DatasetNames[dataset])
+	if slices.ContainsFunc(paper.Values, func(v float64) bool { return !math.IsNaN(v) }) {
+		series, title = append(series, viz.BarSeries(paper)), title+" vs paper"
+	} else {
+		title += " (the paper prints none)"
+	}
+	subtitle := "error bars: ± std over runs"
+	if note != "" {
+		subtitle += "; " + note
+	}
+	return viz.Bars{Title: title, Subtitle: subtitle, YName: "test accuracy (%)", Categories: categories, Series: series}.Chart()
 }
 
 // Chart charts the panel's mean test accuracy over α (x) and K (y) as a heatmap.

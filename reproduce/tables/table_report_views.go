@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 )
 
 // WithResults returns a copy of r holding only the rows that have our numbers.
@@ -19,16 +20,28 @@ func (r *Report) WithResults() *Report {
 	return &out
 }
 
+// Only returns a copy of r holding only the rows of the given data sets (columns), in r's order.
+func (r *Report) Only(datasets ...string) *Report {
+	out := *r
+	out.Rows = nil
+	for _, row := range r.Rows {
+		if slices.Contains(datasets, row.Dataset) {
+			out.Rows = append(out.Rows, row)
+		}
+	}
+	return &out
+}
+
 // WriteRows writes one line per row with results, every field of the comparison in key=value form
-// (what notebooks print and their tests parse):
+// (what notebooks print and their tests parse; "none" where the paper prints no number):
 //
 //	row cora geomix1: ours=83.82 std=0.72 runs=5 quick=false paper=84.08 std=0.74 diff=-0.26 flagged=false rel=none paper_rel=none
 func (r *Report) WriteRows(w io.Writer) error {
 	sign := func(v *float64) string { return cmp.Or(signed(v, "%+.2f"), "none") }
 	for _, row := range r.WithResults().Rows {
-		if _, err := fmt.Fprintf(w, "row %s %s: ours=%.2f std=%.2f runs=%d quick=%v paper=%.2f std=%.2f diff=%s flagged=%v rel=%s paper_rel=%s\n",
+		if _, err := fmt.Fprintf(w, "row %s %s: ours=%.2f std=%.2f runs=%d quick=%v paper=%s diff=%s flagged=%v rel=%s paper_rel=%s\n",
 			row.Dataset, row.Method, row.Ours.Mean, row.Ours.Std, row.Runs, row.Quick,
-			row.Paper.Mean, row.Paper.Std, sign(row.Diff), row.Flagged, sign(row.RelChange), sign(row.PaperRelChange)); err != nil {
+			statWords(row.Paper), sign(row.Diff), row.Flagged, sign(row.RelChange), sign(row.PaperRelChange)); err != nil {
 			return err
 		}
 	}
@@ -45,7 +58,8 @@ type BarValues struct {
 }
 
 // Bars returns the rows with results as bar-chart data: one category per row ("Cora GeoMix-I"),
-// our mean ± std (no error bar for a single run) and the paper's mean ± std.
+// our mean ± std (no error bar for a single run) and the paper's mean ± std (no bar where it prints
+// none).
 func (r *Report) Bars() (categories []string, ours, paper BarValues) {
 	ours.Name, paper.Name = "ours", "paper"
 	if r.Quick {
@@ -58,7 +72,11 @@ func (r *Report) Bars() (categories []string, ours, paper BarValues) {
 			std = math.NaN()
 		}
 		ours.Values, ours.Errors = append(ours.Values, row.Ours.Mean), append(ours.Errors, std)
-		paper.Values, paper.Errors = append(paper.Values, row.Paper.Mean), append(paper.Errors, row.Paper.Std)
+		p := Stat{Mean: math.NaN(), Std: math.NaN()}
+		if row.Paper != nil {
+			p = *row.Paper
+		}
+		paper.Values, paper.Errors = append(paper.Values, p.Mean), append(paper.Errors, p.Std)
 	}
 	return categories, ours, paper
 }
