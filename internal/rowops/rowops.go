@@ -20,6 +20,8 @@
 //     per element).
 //   - ScatterSum (rowops.go): whole rows of updates added into x [N, D...], in index order
 //     (aggregation, the gradient of Gather): the same iterator.
+//   - ScatterMax (scattermax.go): whole rows of updates combined into x [N, D...] by max, in
+//     index order (GAT's per-target maximum of its attention scores): the same iterator.
 //   - DotGeneral (dot.go): f32/f64 as dot products of rows read in place, f32 below 8 products or
 //     contracting both operands' leading axis as sums of scaled rows: simplego first copies both
 //     operands into zero-padded 32 × 32 blocks.
@@ -117,6 +119,7 @@ var executors = []struct {
 	{backends.OpTypeBroadcastInDim, broadcastInDim, simplegoBroadcastInDim},
 	{backends.OpTypeGather, gather, simplegoGather},
 	{backends.OpTypeScatterSum, scatterSum, simplegoScatter},
+	{backends.OpTypeScatterMax, scatterMax, simplegoScatter},
 	{backends.OpTypeDotGeneral, dotGeneral, simplegoDotGeneral},
 	{backends.OpTypeMul, mul, simplegoMul},
 	{backends.OpTypeAdd, rowBroadcast(backends.OpTypeAdd, simplegoAdd), simplegoAdd},
