@@ -40,6 +40,8 @@
 //     calls math.Exp per element (about 8 ns).
 //   - Max, Min, LessOrEqual, Abs, ConvertDType uint32 → f32 (elementwise.go): dropout and ReLU in
 //     vector kernels: simplego's plain loops take 1-8 ns per element.
+//   - GreaterOrEqual, GreaterThan (compare.go): f32 comparisons of LeakyReLU and ELU (GAT), the
+//     first by LessOrEqual's kernel with the operands swapped: simplego's loops check broadcasts.
 //   - RNGBitGenerator (rng.go): dropout's random bits stored as whole 64-bit words: simplego stores
 //     a byte at a time, branching per byte.
 //
@@ -131,6 +133,8 @@ var executors = []struct {
 	{backends.OpTypeMax, minMax(true, simplegoMax), simplegoMax},
 	{backends.OpTypeMin, minMax(false, simplegoMin), simplegoMin},
 	{backends.OpTypeLessOrEqual, lessOrEqual, simplegoLessOrEqual},
+	{backends.OpTypeGreaterOrEqual, greaterOrEqual, simplegoGreaterOrEqual},
+	{backends.OpTypeGreaterThan, greaterThan, simplegoGreaterThan},
 	{backends.OpTypeAbs, abs, simplegoAbs},
 	{backends.OpTypeConvertDType, convertDType, simplegoConvertDType},
 }
