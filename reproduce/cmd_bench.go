@@ -23,7 +23,7 @@ import (
 func init() {
 	register(command{
 		name:    "bench",
-		summary: "time training epochs per (data set, method) and their ratio to GCN measured in the same run",
+		summary: "time training epochs per (data set, method) and their ratio to GCN measured in the same run (GAT's also to a GCN of its total width)",
 		example: "go run ./reproduce bench --datasets cora,pubmed --methods gcn,geomix1 --epochs 10",
 		run:     func(args []string) error { return runBench(args, os.Stdout, os.Stderr) },
 	})
@@ -44,7 +44,9 @@ type benchReport struct {
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", stderr)
 	names := fs.String("datasets", "cora,pubmed,physics", "comma-separated data sets: "+strings.Join(datasets.Names(), ", "))
-	methodsFlag := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (with gcn among them, each other's epoch is also given as a ratio to GCN's): "+strings.Join(geomix.Methods(), ", "))
+	methodsFlag := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (with gcn among them, each other's epoch is also given as a ratio to GCN's; "+
+		"a method with a GAT backbone also brings a row gcn@W, the GCN preset with hidden width W = GAT's heads × hidden, timed in the same rounds, "+
+		"and its ratio to it, X GCN SAME WIDTH): "+strings.Join(geomix.Methods(), ", "))
 	epochs := fs.Int("epochs", 10, "timed epochs per method, in rounds of one epoch of every method, after one warm-up epoch each")
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
@@ -116,13 +118,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "backend %s, GOMAXPROCS %d, git %s (the working directory's), %s\n", report.Backend, report.GOMAXPROCS, report.GitRevision, report.MeasuredAt)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "DATASET\tMETHOD\tMS/EPOCH\tIQR\tX GCN\tPEAK HEAP MIB\tSETUP S")
+	fmt.Fprintln(tw, "DATASET\tMETHOD\tMS/EPOCH\tIQR\tX GCN\tX GCN SAME WIDTH\tPEAK HEAP MIB\tSETUP S")
 	for _, r := range report.Rows {
-		ratio := "-"
-		if r.RatioToGCN > 0 {
-			ratio = fmt.Sprintf("%.2f", r.RatioToGCN)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%s\t%.0f\t%.1f\n", r.Dataset, r.Method, r.MillisPerEpoch, r.MillisIQR, ratio, r.PeakHeapMiB, r.SetupSeconds)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%s\t%s\t%.0f\t%.1f\n", r.Dataset, r.Label(), r.MillisPerEpoch, r.MillisIQR, ratioText(r.RatioToGCN),
+			ratioText(r.RatioToSameWidthGCN), r.PeakHeapMiB, r.SetupSeconds)
 	}
 	if err := tw.Flush(); err != nil || len(report.Costs) == 0 {
 		return err
@@ -137,19 +136,21 @@ func printCosts(w io.Writer, costs []*epochcost.EpochCost) error {
 		runtime.GOMAXPROCS(0), runtime.GOMAXPROCS(0))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "DATASET\tMETHOD\tOPS\tWORK\tX GCN\tSPAN\tX GCN\tBOUND\tX GCN\tMOST WORK: OP MS (COUNT)")
-	ratio := func(r float64) string {
-		if r == 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%.2f", r)
-	}
 	for _, c := range costs {
 		var most []string
 		for _, op := range c.ByOp[:min(3, len(c.ByOp))] {
 			most = append(most, fmt.Sprintf("%s %.2f (%d)", op.Op, op.WorkMillis, op.Count))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.2f\t%s\t%s\n", c.Dataset, c.Method, c.Ops, c.WorkMillis, ratio(c.WorkRatioToGCN),
-			c.SpanMillis, ratio(c.SpanRatioToGCN), c.BoundMillis, ratio(c.BoundRatioToGCN), strings.Join(most, ", "))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.2f\t%s\t%s\n", c.Dataset, c.Label(), c.Ops, c.WorkMillis, ratioText(c.WorkRatioToGCN),
+			c.SpanMillis, ratioText(c.SpanRatioToGCN), c.BoundMillis, ratioText(c.BoundRatioToGCN), strings.Join(most, ", "))
 	}
 	return tw.Flush()
+}
+
+// ratioText prints a ratio with two decimals, "-" for none (0).
+func ratioText(r float64) string {
+	if r == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", r)
 }

@@ -87,3 +87,24 @@ func TestBenchCommandProfiles(t *testing.T) {
 		t.Errorf("stderr lacks the profile's progress line:\n%s", stderr.String())
 	}
 }
+
+// TestBenchCommandSameWidthGCN checks GAT's reference row on the embedded data set: GAT of 2 heads
+// of 4 units brings a row gcn@8 and a ratio in the X GCN SAME WIDTH column.
+func TestBenchCommandSameWidthGCN(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := runBench([]string{"--datasets", "synthetic", "--methods", "gcn,gat", "--epochs", "1", "--set", "hidden=4", "--set", "gat_heads=2"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if f := strings.Fields(line); len(f) == 8 && f[0] == "synthetic" {
+			rows[f[1]] = f
+		}
+	}
+	if !strings.Contains(stdout.String(), "X GCN SAME WIDTH") || len(rows) != 3 || rows["gcn@8"] == nil || rows["gat"] == nil {
+		t.Fatalf("want rows gcn, gat and gcn@8 under an X GCN SAME WIDTH column:\n%s", stdout.String())
+	}
+	if rows["gat"][5] == "-" || rows["gcn@8"][5] != "-" || rows["gcn"][5] != "-" {
+		t.Errorf("want a same-width ratio for gat only:\n%s", stdout.String())
+	}
+}

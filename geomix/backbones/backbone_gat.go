@@ -170,7 +170,7 @@ func gatConv(ctx *context.Context, edges gatEdges, h *Node, l gatLayer) *Node {
 	perHead := Reshape(h, edges.numNodes, l.heads, l.width)
 	attention := func(name string) *Node {
 		a := ctx.WithInitializer(GlorotUniform(ctx)).VariableWithShape(name, shapes.Make(h.DType(), l.heads, l.width))
-		return ReduceSum(Mul(perHead, BroadcastToShape(InsertAxes(a.ValueGraph(g), 0), perHead.Shape())), -1) // [N, heads]
+		return gatScores(perHead, a.ValueGraph(g))
 	}
 	alpha := gatAttention(edges, attention("att_src"), attention("att_dst"))
 	// The weights [E+N, heads, 1] scale the messages [E+N, heads, width] through Mul's implicit
@@ -184,6 +184,15 @@ func gatConv(ctx *context.Context, edges gatEdges, h *Node, l gatLayer) *Node {
 	}
 	bias := ctx.WithInitializer(initializers.Zero).VariableWithShape("bias", shapes.Make(h.DType(), l.outWidth()))
 	return ops.AddRow(out, bias.ValueGraph(g))
+}
+
+// gatScores returns a·h per node and head, [N, heads], for the messages perHead [N, heads, width]
+// and an attention vector a [heads, width] per head: Σ_k h[n, head, k] · a[head, k], summed along
+// width. Mul repeats a [1, heads, width] over the nodes itself (GoMLX's implicit broadcast), which
+// internal/rowops runs in place, without the [N, heads, width] copy of an explicit broadcast; the
+// products and sums are the same.
+func gatScores(perHead, a *Node) *Node {
+	return ReduceSum(Mul(perHead, InsertAxes(a, 0)), -1)
 }
 
 // elu is ELU(x) = x for x > 0, eˣ − 1 otherwise. The exponential only sees min(x, 0), so no

@@ -14,7 +14,8 @@ import (
 // Per method it reports the median ms per epoch (<method>_ms/epoch), the median over the rounds
 // of its epoch over GCN's of the same round (<method>_x_gcn) and the peak Go heap over b.N untimed
 // epochs of its trainer alone (<method>_MiB); ns/op is GCN's median epoch. Run it with
-// -benchtime Nx (N rounds).
+// -benchtime Nx (N rounds). A method with a GAT backbone brings the reference GCN of its total
+// width (gcn@W_ms/epoch, ...) and its ratio to it (<method>_x_gcn_same_width).
 func benchmarkSideBySide(b *testing.B, dataset string, methods []string) {
 	testutil.LoadOrSkip(b, dataset)
 	data := datasets.Options{Offline: true}
@@ -23,12 +24,15 @@ func benchmarkSideBySide(b *testing.B, dataset string, methods []string) {
 		b.Fatal(err)
 	}
 	for _, t := range timings {
-		b.ReportMetric(t.MillisPerEpoch, t.Method+"_ms/epoch")
-		b.ReportMetric(t.PeakHeapMiB, t.Method+"_MiB")
-		if t.Method == "gcn" {
+		b.ReportMetric(t.MillisPerEpoch, t.Label()+"_ms/epoch")
+		b.ReportMetric(t.PeakHeapMiB, t.Label()+"_MiB")
+		if t.Label() == "gcn" {
 			b.ReportMetric(t.MillisPerEpoch*1e6, "ns/op")
 		} else {
-			b.ReportMetric(t.RatioToGCN, t.Method+"_x_gcn")
+			b.ReportMetric(t.RatioToGCN, t.Label()+"_x_gcn")
+		}
+		if t.RatioToSameWidthGCN > 0 {
+			b.ReportMetric(t.RatioToSameWidthGCN, t.Label()+"_x_gcn_same_width")
 		}
 	}
 }
@@ -42,7 +46,17 @@ func BenchmarkEpoch(b *testing.B) {
 }
 
 // BenchmarkBackboneEpoch times plain training epochs (update + evaluation) of each backbone side
-// by side on Cora with its preset (GeoMix-I's row: hidden 16; GAT: 8 heads of 16).
+// by side on Cora with its preset (GeoMix-I's row: hidden 16; GAT: 8 heads of 16, also against
+// a GCN of hidden 128).
 func BenchmarkBackboneEpoch(b *testing.B) {
 	b.Run("cora", func(b *testing.B) { benchmarkSideBySide(b, "cora", []string{"gcn", "gat", "sgc", "appnp", "mlp"}) })
+}
+
+// BenchmarkBaselineEpoch times GCN, GAT (with the GCN of its total width) and GloGNN side by side
+// on Cora, PubMed, CS and Physics (the target: each baseline's epoch at most 3x GCN's, GAT's
+// against the GCN of its width).
+func BenchmarkBaselineEpoch(b *testing.B) {
+	for _, dataset := range []string{"cora", "pubmed", "cs", "physics"} {
+		b.Run(dataset, func(b *testing.B) { benchmarkSideBySide(b, dataset, []string{"gcn", "gat", "glognn"}) })
+	}
 }

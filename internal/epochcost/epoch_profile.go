@@ -20,6 +20,9 @@ type EpochCost struct {
 	// Dataset and Method name the measured cell (datasets and geomix names).
 	Dataset string `json:"dataset"`
 	Method  string `json:"method"`
+	// Hidden and WidthOf mark a reference GCN of a GAT's total width, as in EpochTiming.
+	Hidden  int    `json:"hidden,omitempty"`
+	WidthOf string `json:"width_of,omitempty"`
 	// Epochs is how many epochs were measured, after one unmeasured warm-up epoch that compiles.
 	Epochs int `json:"epochs"`
 	// Ops is the number of ops an epoch executes.
@@ -60,8 +63,8 @@ type OpTypeCost struct {
 // presets (ctx's hyper-parameters overriding them, as in TimeEpochsPresets) one op at a time, on
 // a pure-Go backend of its own that runs ops sequentially, every op timed (rowops.ProfileOps):
 // the work and the span of each epoch. Methods take turns in rounds of one epoch each, as in
-// TimeEpochsPresets. It swaps the backend's executors while it
-// measures: run no other training in the process meanwhile.
+// TimeEpochsPresets, with the same reference GCNs of GAT's total width after the methods. It swaps
+// the backend's executors while it measures: run no other training in the process meanwhile.
 //
 // A method's ratio to GCN can be pushed lower by scheduling only down to BoundRatioToGCN (GCN
 // run at its best too), and by faster kernels only as far as they speed up the ops the method runs
@@ -78,17 +81,15 @@ func ProfileEpochsPresets(ctx *context.Context, dataset string, methods []string
 		return nil, err
 	}
 	defer backend.Finalize()
-	timers := make([]*epochTimer, len(methods))
-	for i, method := range methods {
-		if timers[i], err = newPresetEpochTimer(ctx, backend, dataset, method, data); err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", dataset, method, err)
-		}
+	cells, timers, _, err := cellTimers(ctx, backend, dataset, methods, data)
+	if err != nil {
+		return nil, err
 	}
-	costs := make([][]rowops.OpCost, len(methods)) // [method][round]
-	err = inRounds(len(methods), epochs, func(i, round int) error {
+	costs := make([][]rowops.OpCost, len(cells)) // [cell][round]
+	err = inRounds(len(cells), epochs, func(i, round int) error {
 		cost, err := rowops.ProfileOps(func() error { return timers[i].step(round + 1) })
 		if err != nil {
-			return fmt.Errorf("%s/%s: %w", dataset, methods[i], err)
+			return fmt.Errorf("%s/%s: %w", dataset, cells[i].label(), err)
 		}
 		costs[i] = append(costs[i], cost)
 		return nil
@@ -109,9 +110,9 @@ func ProfileEpochsPresets(ctx *context.Context, dataset string, methods []string
 	cores := time.Duration(runtime.GOMAXPROCS(0))
 	bound := func(c rowops.OpCost) float64 { return ms(max(c.Work/cores, c.Span)) }
 	gcn := slices.Index(methods, "gcn")
-	out := make([]*EpochCost, len(methods))
-	for i, method := range methods {
-		out[i] = &EpochCost{Dataset: dataset, Method: method, Epochs: epochs, Ops: costs[i][0].Ops,
+	out := make([]*EpochCost, len(cells))
+	for i, c := range cells {
+		out[i] = &EpochCost{Dataset: dataset, Method: c.method, Hidden: c.hidden, WidthOf: c.widthOf, Epochs: epochs, Ops: costs[i][0].Ops,
 			WorkMillis: stats.Median(millis(costs[i], work)), SpanMillis: stats.Median(millis(costs[i], span)), BoundMillis: stats.Median(millis(costs[i], bound))}
 		for op, c := range costs[i][0].ByOp {
 			opWork := func(c rowops.OpCost) float64 { return ms(c.ByOp[op].Work) }

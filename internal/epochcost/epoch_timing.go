@@ -21,6 +21,10 @@ type EpochTiming struct {
 	// Dataset and Method name the timed cell (datasets and geomix names).
 	Dataset string `json:"dataset"`
 	Method  string `json:"method"`
+	// Hidden is set on a reference GCN's timing: its hidden width, the total width (heads ×
+	// hidden) of WidthOf, a method with a GAT backbone, whose epoch it is compared with.
+	Hidden  int    `json:"hidden,omitempty"`
+	WidthOf string `json:"width_of,omitempty"`
 	// Epochs is how many epochs were timed, after one untimed warm-up epoch that compiles.
 	Epochs int `json:"epochs"`
 	// MillisPerEpoch is the median of the timed epochs, MillisIQR their interquartile range.
@@ -29,6 +33,10 @@ type EpochTiming struct {
 	// RatioToGCN is the median over rounds of this method's epoch over GCN's epoch of the same
 	// round, when GCN was timed beside it (0 otherwise, and for GCN itself).
 	RatioToGCN float64 `json:"ratio_to_gcn,omitempty"`
+	// RatioToSameWidthGCN is, for a method with a GAT backbone, the median over rounds of its
+	// epoch over the epoch of the same round of the reference GCN of its total width (0 for
+	// other methods).
+	RatioToSameWidthGCN float64 `json:"ratio_to_same_width_gcn,omitempty"`
 	// PeakHeapMiB is the largest Go heap (which holds the pure-Go backend's buffers) seen during as
 	// many epochs again, untimed and run after the timing with this method's trainer alone, built
 	// anew after a collection (so other methods' trainers do not count), sampled every millisecond
@@ -44,26 +52,25 @@ type EpochTiming struct {
 // trainers are built first, then timed in rounds of one epoch each, a round starting one method
 // later than the one before, so that the machine's slow spells fall on every method alike; with
 // "gcn" among methods, each timing's RatioToGCN pairs its epochs with GCN's of the same rounds.
+// Methods with a GAT backbone bring a reference GCN of their total width (heads × hidden), timed
+// in the same rounds, after the methods' timings (Hidden set), and their RatioToSameWidthGCN.
 func TimeEpochsPresets(ctx *context.Context, backend backends.Backend, dataset string, methods []string, data datasets.Options, epochs int) ([]*EpochTiming, error) {
 	if epochs < 1 {
 		return nil, fmt.Errorf("timing %d epochs: want at least 1", epochs)
 	}
-	timers := make([]*epochTimer, len(methods))
-	timings := make([]*EpochTiming, len(methods))
-	for i, method := range methods {
-		start := time.Now()
-		timer, err := newPresetEpochTimer(ctx, backend, dataset, method, data)
-		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", dataset, method, err)
-		}
-		timers[i] = timer
-		timings[i] = &EpochTiming{Dataset: dataset, Method: method, Epochs: epochs, SetupSeconds: time.Since(start).Seconds()}
+	cells, timers, seconds, err := cellTimers(ctx, backend, dataset, methods, data)
+	if err != nil {
+		return nil, err
 	}
-	millis := make([][]float64, len(methods)) // [method][round]
-	err := inRounds(len(methods), epochs, func(i, round int) error {
+	timings := make([]*EpochTiming, len(cells))
+	for i, c := range cells {
+		timings[i] = &EpochTiming{Dataset: dataset, Method: c.method, Hidden: c.hidden, WidthOf: c.widthOf, Epochs: epochs, SetupSeconds: seconds[i]}
+	}
+	millis := make([][]float64, len(cells)) // [cell][round]
+	err = inRounds(len(cells), epochs, func(i, round int) error {
 		start := time.Now()
 		if err := timers[i].step(round + 1); err != nil {
-			return fmt.Errorf("%s/%s: %w", dataset, methods[i], err)
+			return fmt.Errorf("%s/%s: %w", dataset, cells[i].label(), err)
 		}
 		millis[i] = append(millis[i], float64(time.Since(start).Microseconds())/1000)
 		return nil
@@ -71,16 +78,19 @@ func TimeEpochsPresets(ctx *context.Context, backend backends.Backend, dataset s
 	if err != nil {
 		return nil, err
 	}
-	timers = nil // the memory pass below measures each trainer alone
 	gcn := slices.Index(methods, "gcn")
 	for i, t := range timings {
 		t.MillisPerEpoch, t.MillisIQR = medianIQR(millis[i])
 		if gcn >= 0 && i != gcn {
 			t.RatioToGCN = pairedRatio(millis[i], millis[gcn])
 		}
-		peak, err := presetPeakHeap(ctx, backend, dataset, t.Method, data, epochs)
+		t.RatioToSameWidthGCN = sameWidthRatio(cells, timers, millis, i)
+	}
+	timers = nil // the memory pass below measures each trainer alone
+	for i, t := range timings {
+		peak, err := presetPeakHeap(cellContext(ctx, cells[i]), backend, dataset, t.Method, data, epochs)
 		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", dataset, t.Method, err)
+			return nil, fmt.Errorf("%s/%s: %w", dataset, cells[i].label(), err)
 		}
 		t.PeakHeapMiB = float64(peak) / (1 << 20)
 	}
@@ -117,7 +127,16 @@ func newPresetEpochTimer(ctx *context.Context, backend backends.Backend, dataset
 	if err != nil {
 		return nil, err
 	}
-	return newEpochTimer(merged, backend, g, method)
+	width, err := gatWidth(merged, method)
+	if err != nil {
+		return nil, err
+	}
+	timer, err := newEpochTimer(merged, backend, g, method)
+	if err != nil {
+		return nil, err
+	}
+	timer.gatWidth = width
+	return timer, nil
 }
 
 // presetPeakHeap collects the heap (dead buffers and the backend's buffer pools, which two
@@ -151,6 +170,8 @@ func medianIQR(xs []float64) (float64, float64) {
 // epochTimer is a trainer ready to repeat training epochs on the first split, warmed up (compiled).
 type epochTimer struct {
 	stepper *training.Stepper
+	// gatWidth is the total width of the method's GAT backbone (gatWidth), 0 for other backbones.
+	gatWidth int
 }
 
 // newEpochTimer builds method's trainer for g with ctx's hyper-parameters and runs one warm-up epoch.

@@ -46,6 +46,11 @@ func dotGeneral(backend *simplego.Backend, node *simplego.Node, inputs []*simple
 			withOperands(backend, inputs, operandShapes, [2][]int{lhsOrder, rhsOrder}, func(lhs, rhs []float32) { dotAll(d, lhs, rhs, out) })
 		}
 	case []float64:
+		if d.c < 8 { // float64.go
+			rhsOrder = rowsOrder(rhsOrder, len(ints(p, "rhsBatchAxes")), len(ints(p, "rhsContractingAxes")))
+			withOperands(backend, inputs, operandShapes, [2][]int{lhsOrder, rhsOrder}, func(lhs, rhs []float64) { dotShortContraction64(d, lhs, rhs, out) })
+			break
+		}
 		withOperands(backend, inputs, operandShapes, [2][]int{lhsOrder, rhsOrder}, func(lhs, rhs []float64) { dotAll(d, lhs, rhs, out) })
 	}
 	return output, nil

@@ -38,6 +38,9 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 	if standIn := deferScale(backend, inputs, inputsOwned); standIn != nil {
 		return standIn, nil
 	}
+	if output, ok := mulFloat64(backend, node, inputs, inputsOwned); ok { // float64.go
+		return output, nil
+	}
 	lhsShape, rhsShape := shapeOf(backend, inputs[0]), shapeOf(backend, inputs[1])
 	if lhsShape.DType != dtypes.Float32 {
 		return simplegoMul(backend, node, inputs, inputsOwned)

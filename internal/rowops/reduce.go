@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 )
 
 // reduce is the ReduceSum and ReduceMax executor for float32 and float64: like simplego's, it
@@ -65,9 +66,11 @@ func reduceRows[T float32 | float64](out, x []T, dims, steps []int, isMax bool) 
 		applyRows(scatterAddOp, any(out), any(x), make([]int32, dims[0]))
 		return
 	}
-	if len(dims) == 2 && step == 0 { // [R, W] to [R]: a loop, where a call per row costs more than rows of a few elements
-		for r := range dims[0] {
-			out[r*steps[0]] = foldRow(out[r*steps[0]], x[r*width:(r+1)*width], isMax)
+	if step == 0 && slices.Equal(steps[:len(steps)-1], rowMajorStrides(shapes.Make(dtypes.Int8, dims[:len(dims)-1]...))) {
+		// [R..., W] to [R...] (the last axis only: GAT's attention scores, [N, heads, W] to
+		// [N, heads]): a loop over the rows, where a call per row costs more than rows of a few elements
+		for r := range out {
+			out[r] = foldRow(out[r], x[r*width:(r+1)*width], isMax)
 		}
 		return
 	}

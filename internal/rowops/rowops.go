@@ -20,6 +20,8 @@
 //     per element).
 //   - ScatterSum (rowops.go): whole rows of updates added into x [N, D...], in index order
 //     (aggregation, the gradient of Gather): the same iterator.
+//   - ScatterMax (scattermax.go): whole rows of updates combined into x [N, D...] by max, in
+//     index order (GAT's per-target maximum of its attention scores): the same iterator.
 //   - DotGeneral (dot.go): f32/f64 as dot products of rows read in place, f32 below 8 products or
 //     contracting both operands' leading axis as sums of scaled rows: simplego first copies both
 //     operands into zero-padded 32 × 32 blocks.
@@ -38,6 +40,8 @@
 //     calls math.Exp per element (about 8 ns).
 //   - Max, Min, LessOrEqual, Abs, ConvertDType uint32 → f32 (elementwise.go): dropout and ReLU in
 //     vector kernels: simplego's plain loops take 1-8 ns per element.
+//   - GreaterOrEqual, GreaterThan (compare.go): f32 comparisons of LeakyReLU and ELU (GAT), the
+//     first by LessOrEqual's kernel with the operands swapped: simplego's loops check broadcasts.
 //   - RNGBitGenerator (rng.go): dropout's random bits stored as whole 64-bit words: simplego stores
 //     a byte at a time, branching per byte.
 //
@@ -117,6 +121,7 @@ var executors = []struct {
 	{backends.OpTypeBroadcastInDim, broadcastInDim, simplegoBroadcastInDim},
 	{backends.OpTypeGather, gather, simplegoGather},
 	{backends.OpTypeScatterSum, scatterSum, simplegoScatter},
+	{backends.OpTypeScatterMax, scatterMax, simplegoScatter},
 	{backends.OpTypeDotGeneral, dotGeneral, simplegoDotGeneral},
 	{backends.OpTypeMul, mul, simplegoMul},
 	{backends.OpTypeAdd, rowBroadcast(backends.OpTypeAdd, simplegoAdd), simplegoAdd},
@@ -128,6 +133,8 @@ var executors = []struct {
 	{backends.OpTypeMax, minMax(true, simplegoMax), simplegoMax},
 	{backends.OpTypeMin, minMax(false, simplegoMin), simplegoMin},
 	{backends.OpTypeLessOrEqual, lessOrEqual, simplegoLessOrEqual},
+	{backends.OpTypeGreaterOrEqual, greaterOrEqual, simplegoGreaterOrEqual},
+	{backends.OpTypeGreaterThan, greaterThan, simplegoGreaterThan},
 	{backends.OpTypeAbs, abs, simplegoAbs},
 	{backends.OpTypeConvertDType, convertDType, simplegoConvertDType},
 }
