@@ -32,7 +32,7 @@ type torchFlags struct {
 // addTorchFlags defines bench's --against-torch flags on fs.
 func addTorchFlags(fs *flag.FlagSet) *torchFlags {
 	return &torchFlags{fs: fs,
-		against: fs.Bool("against-torch", false, "time each method beside the PyTorch reference (tools/torchref/geomix_ref.py --bench) on the same data and hyper-parameters, each side in processes of its own, and print both side by side; skipped with a message when no python3 imports torch"),
+		against: fs.Bool("against-torch", false, "time each method beside the PyTorch reference (tools/torchref/geomix_ref.py --bench) on the same data and hyper-parameters, each side in processes of its own, and print both side by side (--out is written after every data set); skipped with a message when no python3 imports torch"),
 		python:  fs.String("python", "", "with --against-torch: the python3 that imports torch (default: the first of "+strings.Join(torchbench.DefaultPythons, ", ")+" that does)"),
 		passes:  fs.Int("passes", 3, "with --against-torch: how often each side of each cell is timed (in a new process each time), the sides alternating"),
 		threads: fs.String("torch-threads", "1,2", "with --against-torch: torch thread counts, each timed epoch by epoch in turn; the faster is compared"),
@@ -120,19 +120,23 @@ func (t *torchFlags) run(ctx *context.Context, datasetList, methodList []string,
 		return &torchbench.OursTiming{MillisPerEpoch: r.Rows[0].MillisPerEpoch, PeakHeapMiB: r.Rows[0].PeakHeapMiB,
 			PeakRSSMiB: torchbench.PeakRSSMiB(cmd.ProcessState)}, nil
 	}
-	report.Rows, err = torchbench.Compare(ctx, datasetList, methodList, torchbench.Options{Python: python.Path, Epochs: epochs, Passes: *t.passes,
-		Threads: threads, Dir: dir, Data: datasets.Options{Root: dataDir}, Ours: ours, Progress: stderr})
-	if err != nil {
-		return err
-	}
-	report.LoadEnd = torchbench.LoadAverage()
-	if out != "" {
-		if err := atomicfile.Write(out, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(report)
-		}); err != nil {
+	opts := torchbench.Options{Python: python.Path, Epochs: epochs, Passes: *t.passes, Threads: threads, Dir: dir,
+		Data: datasets.Options{Root: dataDir}, Ours: ours, Progress: stderr}
+	for _, d := range datasetList { // a data set at a time, the --out file holding those done
+		rows, err := torchbench.Compare(ctx, []string{d}, methodList, opts)
+		if err != nil {
 			return err
+		}
+		report.Rows = append(report.Rows, rows...)
+		report.LoadEnd = torchbench.LoadAverage()
+		if out != "" {
+			if err := atomicfile.Write(out, func(w io.Writer) error {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(report)
+			}); err != nil {
+				return err
+			}
 		}
 	}
 	if asJSON {
