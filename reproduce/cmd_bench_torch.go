@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -68,8 +69,8 @@ func (t *torchFlags) run(ctx *context.Context, datasetList, methodList []string,
 	var threads []int
 	for _, s := range strings.Split(*t.threads, ",") {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return fmt.Errorf("--torch-threads %q: want comma-separated positive counts", *t.threads)
+		if err != nil || n < 1 || slices.Contains(threads, n) {
+			return fmt.Errorf("--torch-threads %q: want comma-separated distinct positive counts", *t.threads)
 		}
 		threads = append(threads, n)
 	}

@@ -15,6 +15,7 @@ func TestBenchAgainstTorchRejectsBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--torch-threads", "1,0"}, `--torch-threads "1,0"`},
+		{[]string{"--torch-threads", "2,2"}, `--torch-threads "2,2": want comma-separated distinct`},
 		{[]string{"--passes", "0"}, `--passes 0`},
 		{[]string{"--profile"}, `--profile and --against-torch`},
 		{[]string{"--methods", "gcn,gat"}, `method "gat": the PyTorch reference implements gcn, geomix1, geomix2, geomix3`},
