@@ -54,6 +54,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	profile := fs.Bool("profile", false, "also measure as many epochs one op at a time, every op timed on a sequential backend: ops, work (their sum), span (the longest chain of ops) and where the work goes")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a hyper-parameter of every cell, repeatable: "+strings.Join(geomix.ParamNames(), ", "))
+	torch := addTorchFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -78,6 +79,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	ctx, err := sets.context()
 	if err != nil {
 		return err
+	}
+	if *torch.against {
+		return torch.run(ctx, datasetList, methodList, *epochs, *dataDir, sets, *out, *asJSON, stdout, stderr)
 	}
 	backend, err := geomix.NewBackend()
 	if err != nil {

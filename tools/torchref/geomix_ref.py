@@ -17,11 +17,16 @@ difference in arithmetic, not in the maths: the mixing runs on X's projections (
 instead of on X, which is exact because every mixing map is linear in its input (as in the Go
 trainer); the rounding differs from the reference's. Runs on CPU, float32.
 
+With --bench E it trains no runs but times E epochs on run 0's split at each of --bench_threads,
+in turns, and prints their medians and the peak RSS as one JSON object (`reproduce bench
+--against-torch` runs it beside our trainer).
+
 Usage: python3 geomix_ref.py --npz DIR/citeseer.npz --method geomix3 --lr 0.1 ... (see README.md)
 """
 import argparse
 import json
 import math
+import resource
 import time
 
 import numpy as np
@@ -55,6 +60,9 @@ p.add_argument("--patience", type=int, default=0, help="stop a run after this ma
 p.add_argument("--frozen_attention", action="store_true", help="GeoMix-III's W_q/W_k outside the optimizer and never reset (the hetero code)")
 p.add_argument("--reset_adam", action="store_true", help="re-create Adam every run")
 p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+p.add_argument("--bench", type=int, default=0, metavar="E",
+               help="instead of --runs: time E epochs (update and evaluation) at each of --bench_threads, print one JSON object")
+p.add_argument("--bench_threads", default="1,2", help="comma-separated torch thread counts --bench times, epoch by epoch in turn")
 a = p.parse_args()
 torch.set_num_threads(a.threads)
 
@@ -199,37 +207,79 @@ def trained():
 
 
 opt = torch.optim.Adam(trained(), lr=a.lr, weight_decay=a.weight_decay)
+
+
+def run_epoch(train, val, test, unlabelled):
+    """One training epoch: the update, then the evaluation; returns the validation and test accuracy."""
+    model.train()
+    opt.zero_grad()
+    z = model.project()
+    if a.method == "gcn":
+        loss = F.cross_entropy(model(z)[train], y[train])
+    else:
+        with torch.set_grad_enabled(a.label_grad):
+            pseudo = F.softmax(model(z[:, :H]), dim=1)
+        pseudo = pseudo.clone()
+        pseudo[train] = onehot[train]
+        z_mix, y_mix = model.augment(z, pseudo)
+        log_p = F.log_softmax(model(z_mix), dim=1)
+        loss = F.nll_loss(log_p[train], y[train]) + a.aug_lamb * (-(y_mix * log_p).sum(1))[unlabelled].mean()
+    loss.backward()
+    opt.step()
+    model.eval()
+    with torch.no_grad():
+        pred = model(model.project(attention=False)).argmax(1)
+    return (pred[val] == y[val]).float().mean().item(), (pred[test] == y[test]).float().mean().item()
+
+
+def unlabelled_of(train):
+    mask = torch.ones(n, dtype=torch.bool)
+    mask[train] = False
+    return mask
+
+
+def bench():
+    """--bench E: on run 0's split, one untimed warm-up epoch per thread count, then E rounds of one
+    epoch per thread count (each round starting one thread count later); prints one JSON object."""
+    threads = [int(t) for t in a.bench_threads.split(",")]
+    model.reset_parameters()
+    train, val, test = split(0)
+    unlabelled = unlabelled_of(train)
+    for t in threads:
+        torch.set_num_threads(t)
+        run_epoch(train, val, test, unlabelled)
+    ms = {t: [] for t in threads}
+    for r in range(a.bench):
+        for k in range(len(threads)):
+            t = threads[(r + k) % len(threads)]
+            torch.set_num_threads(t)
+            begin = time.perf_counter()
+            run_epoch(train, val, test, unlabelled)
+            ms[t].append(1000 * (time.perf_counter() - begin))
+    per = {str(t): {"ms_per_epoch": float(np.median(v)), "ms_iqr": float(np.subtract(*np.percentile(v, [75, 25])))}
+           for t, v in ms.items()}
+    best = min(threads, key=lambda t: per[str(t)]["ms_per_epoch"])
+    print(json.dumps({"bench": {"epochs": a.bench, "threads": per, "best_threads": best,
+                                "ms_per_epoch": per[str(best)]["ms_per_epoch"],
+                                "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                                "torch_version": torch.__version__}}), flush=True)
+
+
+if a.bench:
+    bench()
+    raise SystemExit(0)
 tests, start = [], time.time()
 for run in range(a.runs):
     model.reset_parameters()
     if a.reset_adam and run > 0:
         opt = torch.optim.Adam(trained(), lr=a.lr, weight_decay=a.weight_decay)
     train, val, test = split(run)
-    unlabelled = torch.ones(n, dtype=torch.bool)
-    unlabelled[train] = False
+    unlabelled = unlabelled_of(train)
     best_epoch, best_val, best_test = -1, -1.0, 0.0
     for epoch in range(a.epochs):
-        model.train()
-        opt.zero_grad()
-        z = model.project()
-        if a.method == "gcn":
-            loss = F.cross_entropy(model(z)[train], y[train])
-        else:
-            with torch.set_grad_enabled(a.label_grad):
-                pseudo = F.softmax(model(z[:, :H]), dim=1)
-            pseudo = pseudo.clone()
-            pseudo[train] = onehot[train]
-            z_mix, y_mix = model.augment(z, pseudo)
-            log_p = F.log_softmax(model(z_mix), dim=1)
-            loss = F.nll_loss(log_p[train], y[train]) + a.aug_lamb * (-(y_mix * log_p).sum(1))[unlabelled].mean()
-        loss.backward()
-        opt.step()
-        model.eval()
-        with torch.no_grad():
-            pred = model(model.project(attention=False)).argmax(1)
-        val_acc = (pred[val] == y[val]).float().mean().item()
+        val_acc, test_acc = run_epoch(train, val, test, unlabelled)
         if val_acc > best_val:
-            best_epoch, best_val, best_test = epoch, val_acc, (pred[test] == y[test]).float().mean().item()
+            best_epoch, best_val, best_test = epoch, val_acc, test_acc
         elif a.patience and epoch - best_epoch >= a.patience:
             break
     tests.append(100 * best_test)
