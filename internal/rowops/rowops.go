@@ -42,7 +42,8 @@
 //     a byte at a time, branching per byte.
 //   - Slice (slices.go): the strided copy of Transpose, whole runs along the last axis (columns of a
 //     matrix): simplego copies an element at a time through an index iterator.
-//   - Tanh, Logistic (unary.go): f32 by simplego's own expression per element, split over the cores.
+//   - Tanh, Logistic, Pow (unary.go): f32 by simplego's own expression per element, split over the
+//     cores.
 //
 // Install also replaces GoMLX's gradient of Mul where one operand is a column scaling the rows of
 // the other (vjp.go): the gradient scales rows too, instead of first broadcasting the column, and
@@ -137,6 +138,7 @@ var executors = []struct {
 	{backends.OpTypeSlice, slice, simplegoSlice},
 	{backends.OpTypeTanh, tanh, simplegoTanh},
 	{backends.OpTypeLogistic, logistic, simplegoLogistic},
+	{backends.OpTypePow, pow, simplegoPow},
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

@@ -10,10 +10,11 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
-// sliceTanhCases cover column slices (the vector copy), a slice of every axis of rank 3, a strided
-// slice, int32, and Tanh and Logistic on special values (NaNs with payloads, infinities, −0), on a tensor large
-// enough to be split over the cores, and in float64 (simplego's path).
-func sliceTanhCases() []rowCase {
+// sliceMathCases cover column slices (the vector copy), a slice of every axis of rank 3, a strided
+// slice, int32, and Tanh, Logistic and Pow on special values (NaNs with payloads, infinities, −0), by a
+// scalar or of one shape, on a tensor large enough to be split over the cores, and in float64
+// (simplego's path).
+func sliceMathCases() []rowCase {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const rows, cols = 37, 19
 	x := randomRows[float32](rng, rows*cols)
@@ -36,12 +37,17 @@ func sliceTanhCases() []rowCase {
 		{"logistic with special values", func(in []*Node) *Node { return Logistic(MulScalar(in[0], 20)) }, []any{xt}},
 		{"logistic of [300, 256], split over the cores", func(in []*Node) *Node { return Logistic(MulScalar(in[0], 30)) }, []any{random[float32](rng, 300, 256)}},
 		{"logistic float64", func(in []*Node) *Node { return Logistic(in[0]) }, []any{random[float64](rng, 9, 13)}},
+		{"pow by a scalar, special values", func(in []*Node) *Node { return Pow(in[0], Scalar(in[0].Graph(), in[0].DType(), 10)) }, []any{xt}},
+		{"pow of a scalar", func(in []*Node) *Node { return Pow(Scalar(in[0].Graph(), in[0].DType(), 1.5), in[0]) }, []any{xt}},
+		{"pow of one shape, an owned operand", func(in []*Node) *Node { return Pow(Abs(in[0]), in[1]) }, []any{xt, random[float32](rng, rows, cols)}},
+		{"pow of [300, 256], split over the cores", func(in []*Node) *Node { return Pow(Abs(in[0]), Scalar(in[0].Graph(), in[0].DType(), 0.3)) }, []any{random[float32](rng, 300, 256)}},
+		{"pow float64", func(in []*Node) *Node { return Pow(in[0], in[1]) }, []any{random[float64](rng, 9, 13), random[float64](rng, 9, 13)}},
 	}
 }
 
-// TestSliceTanhMatchSimplego checks that the Slice, Tanh and Logistic executors give simplego's values bit for
+// TestSliceTanhLogisticPowMatchSimplego checks that the Slice, Tanh, Logistic and Pow executors give simplego's values bit for
 // bit.
-func TestSliceTanhMatchSimplego(t *testing.T) { matchSimplego(t, sliceTanhCases()) }
+func TestSliceTanhLogisticPowMatchSimplego(t *testing.T) { matchSimplego(t, sliceMathCases()) }
 
 // TestSliceGradient checks the Pad-free gradient of Slice (sliceVJP) by hand: the gradient of
 // Σ Slice(x) ⊙ w with respect to x is w (−0 included) inside the slice and +0 outside, as Pad with
