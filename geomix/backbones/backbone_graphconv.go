@@ -73,6 +73,7 @@ func (b GraphConv) Rest(ctx *context.Context, adj *mixing.AdjacencyNodes, xw *No
 // logits permuted by π (in evaluation mode).
 func (b GraphConv) MixupLogits(ctx *context.Context, adj *mixing.AdjacencyNodes, xw, lambda, perm *Node, dims Dims) *Node {
 	l := b.layers(ctx, xw, dims, "MixupLogits")
+	l.nbrProducts = map[int]nbrProduct{} // the mixed pass's x_l W_l are the clean pass's
 	if lambda.Rank() != 0 || perm.Rank() != 2 || perm.Shape().Dim(0) != xw.Shape().Dim(0) || perm.Shape().Dim(1) != 1 {
 		panic(fmt.Sprintf("GraphConv.MixupLogits: want a scalar lambda and perm [N=%d, 1], got %s and %s", xw.Shape().Dim(0), lambda.Shape(), perm.Shape()))
 	}
@@ -99,13 +100,19 @@ func (b GraphConv) MixupLogits(ctx *context.Context, adj *mixing.AdjacencyNodes,
 	return l.output(mixed)
 }
 
-// graphConvLayers holds what one forward needs: ctx, the sizes, and the graph.
+// graphConvLayers holds what one forward needs: ctx, the sizes, and the graph; nbrProducts, where
+// not nil, keeps each convolution's last neighbour product x W for a later projection of the same
+// x to reuse.
 type graphConvLayers struct {
 	ctx                          *context.Context
 	g                            *Graph
 	n, hidden, features, classes int
 	dropRate                     float64
+	nbrProducts                  map[int]nbrProduct
 }
+
+// nbrProduct is a convolution's neighbour product x W of the input x, without gradient (ops.Product).
+type nbrProduct struct{ in, product *Node }
 
 // layers checks xw [N, 2H] and returns the layer helpers; who names the caller in panics.
 func (GraphConv) layers(ctx *context.Context, xw *Node, dims Dims, who string) graphConvLayers {
@@ -119,6 +126,8 @@ func (GraphConv) layers(ctx *context.Context, xw *Node, dims Dims, who string) g
 
 // project returns convolution i's neighbour projection of nbrIn and centre projection of cenIn
 // (without bias), each [N, H]; for i = 0 both inputs are xw and the projections are its halves.
+// The neighbour product is computed once per input when l.nbrProducts is set, each use with its
+// own gradients (ops.MatMulFastGradOf): the same values as computing it again.
 func (l graphConvLayers) project(i int, nbrIn, cenIn *Node) (nbr, cen *Node) {
 	if i == 0 {
 		return Columns(nbrIn, 0, l.hidden), Columns(cenIn, l.hidden, 2*l.hidden)
@@ -127,7 +136,14 @@ func (l graphConvLayers) project(i int, nbrIn, cenIn *Node) (nbr, cen *Node) {
 	lctx = lctx.WithInitializer(UniformFanIn(lctx, l.hidden))
 	w := lctx.VariableWithShape("weight", shapes.Make(nbrIn.DType(), l.hidden, l.hidden)).ValueGraph(l.g)
 	wc := lctx.VariableWithShape("center_weight", shapes.Make(nbrIn.DType(), l.hidden, l.hidden)).ValueGraph(l.g)
-	return ops.MatMulFastGrad(nbrIn, w), ops.MatMulFastGrad(cenIn, wc)
+	p, ok := l.nbrProducts[i]
+	if !ok || p.in != nbrIn {
+		p = nbrProduct{in: nbrIn, product: ops.Product(nbrIn, w)}
+		if l.nbrProducts != nil {
+			l.nbrProducts[i] = p
+		}
+	}
+	return ops.MatMulFastGradOf(p.product, nbrIn, w), ops.MatMulFastGrad(cenIn, wc)
 }
 
 // center adds convolution i's bias to its centre projection cen [N, H].

@@ -226,8 +226,9 @@ func (x *Features) sparseProduct(w, start *Node) *Node {
 	return ScatterSum(start, x.Rows, msgs, false, false)
 }
 
-// Columns returns columns [from, to) of x [N, D] as [N, to-from], through Transpose and Gather so it
-// has a gradient on backends without Pad (Slice's gradient needs it).
+// Columns returns columns [from, to) of x [N, D] as [N, to-from], a Slice. Its gradient is the
+// adjoint between zero columns: GoMLX's pads it (Pad, which the pure-Go backend lacks); the backend
+// of geomix.NewBackend concatenates zeros instead (internal/rowops), the same values.
 func Columns(x *Node, from, to int) *Node {
 	if x.Rank() != 2 || from < 0 || to > x.Shape().Dim(1) || from >= to {
 		panic(fmt.Sprintf("Columns: want x [N, D] and 0 <= from < to <= D, got x %s, from %d, to %d", x.Shape(), from, to))
@@ -235,7 +236,7 @@ func Columns(x *Node, from, to int) *Node {
 	if to-from == x.Shape().Dim(1) {
 		return x
 	}
-	return Transpose(Gather(Transpose(x, 0, 1), columnIndices(x.Graph(), from, to)), 0, 1)
+	return Slice(x, AxisRange(), AxisRange(from, to))
 }
 
 // columnIndices returns the constant [to-from, 1] int32 indices from, …, to−1, the form Gather takes

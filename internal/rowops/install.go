@@ -25,7 +25,7 @@ var (
 
 // Install registers the package's executors in simplego, for every simplego backend of the
 // process (the ops of the executors table with the backend's "user override" priority, and
-// RNGBitGenerator), and its gradient of Mul in GoMLX's graph package. It first checks that the
+// RNGBitGenerator), and its gradients of Mul and Slice in GoMLX's graph package. It first checks that the
 // linked GoMLX module is GoMLXVersion and returns an error, installing nothing, when it is not; a
 // binary whose build information does not list GoMLX (some test binaries) is not checked.
 // Install is idempotent and safe to call from several goroutines: only the first call installs,
@@ -45,6 +45,7 @@ func Install() error {
 		}
 		multiOutputsNodeExecutors[backends.OpTypeRNGBitGenerator] = rngBitGenerator
 		graph.VJPRegistration[graph.NodeTypeMul] = mulVJP
+		graph.VJPRegistration[graph.NodeTypeSlice] = sliceVJP
 	})
 	return installErr
 }

@@ -44,11 +44,16 @@
 //     first by LessOrEqual's kernel with the operands swapped: simplego's loops check broadcasts.
 //   - RNGBitGenerator (rng.go): dropout's random bits stored as whole 64-bit words: simplego stores
 //     a byte at a time, branching per byte.
+//   - Slice (slices.go): the strided copy of Transpose, whole runs along the last axis (columns of a
+//     matrix): simplego copies an element at a time through an index iterator.
+//   - Tanh, Logistic, Pow (unary.go): f32 by simplego's own expression per element, split over the
+//     cores.
 //
 // Install also replaces GoMLX's gradient of Mul where one operand is a column scaling the rows of
 // the other (vjp.go): the gradient scales rows too, instead of first broadcasting the column, and
 // reads fresh copies of gathered operands (GAT's attention weights), so that the fused chains
-// below keep their single uses.
+// below keep their single uses. It gives Slice a gradient without Pad, which simplego lacks
+// (slices.go): the adjoint between zeros, Pad's values.
 //
 // # Fused patterns
 //
@@ -137,6 +142,10 @@ var executors = []struct {
 	{backends.OpTypeGreaterThan, greaterThan, simplegoGreaterThan},
 	{backends.OpTypeAbs, abs, simplegoAbs},
 	{backends.OpTypeConvertDType, convertDType, simplegoConvertDType},
+	{backends.OpTypeSlice, slice, simplegoSlice},
+	{backends.OpTypeTanh, tanh, simplegoTanh},
+	{backends.OpTypeLogistic, logistic, simplegoLogistic},
+	{backends.OpTypePow, pow, simplegoPow},
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

@@ -19,7 +19,21 @@ func MatMulFastGrad(a, b *Node) *Node {
 	if a.Rank() != 2 || b.Rank() != 2 || a.Shape().Dim(1) != b.Shape().Dim(0) {
 		panic(fmt.Sprintf("MatMulFastGrad: want a [n, k] and b [k, d], got a %s, b %s", a.Shape(), b.Shape()))
 	}
-	return WithAdjointGradients(MatMul(StopGradient(a), StopGradient(b)), []*Node{a, b}, []func(v *Node) *Node{
+	return MatMulFastGradOf(Product(a, b), a, b)
+}
+
+// Product returns a b [n, d] for a [n, k] and b [k, d] without a gradient path: the value of
+// MatMulFastGrad(a, b), to share between several uses of the same product (MatMulFastGradOf).
+func Product(a, b *Node) *Node { return MatMul(StopGradient(a), StopGradient(b)) }
+
+// MatMulFastGradOf is MatMulFastGrad(a, b) whose value is product, Product(a, b) made once for
+// several uses: each use gets MatMulFastGrad's value and its own gradients (the same products,
+// added in the same order as for separate MatMulFastGrad calls), without computing a b again.
+func MatMulFastGradOf(product, a, b *Node) *Node {
+	if product.Rank() != 2 || product.Shape().Dim(0) != a.Shape().Dim(0) || product.Shape().Dim(1) != b.Shape().Dim(1) {
+		panic(fmt.Sprintf("MatMulFastGradOf: want the product [n, d] of a [n, k] and b [k, d], got %s of a %s, b %s", product.Shape(), a.Shape(), b.Shape()))
+	}
+	return WithAdjointGradients(product, []*Node{a, b}, []func(v *Node) *Node{
 		func(v *Node) *Node { return contract(v, 1, b, 1) },
 		func(v *Node) *Node { return contract(a, 0, v, 0) },
 	})

@@ -47,13 +47,7 @@ func TestMatMulFastGrad(t *testing.T) {
 // the value and gradients of MatMulFastGrad(Transpose(k), h).
 func TestProductGradientsByContraction(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	random := func(rows, cols int) *tensors.Tensor {
-		v := make([]float32, rows*cols)
-		for i := range v {
-			v[i] = float32(rng.NormFloat64())
-		}
-		return tensors.FromFlatDataAndDimensions(v, rows, cols)
-	}
+	random := func(rows, cols int) *tensors.Tensor { return normalMatrix(rng, rows, cols) }
 	const n, m, d = 1500, 16, 70
 	k, h, w := random(n, m), random(n, d), random(m, d)
 	bits := func(x *tensors.Tensor) []uint32 {
@@ -80,4 +74,37 @@ func TestProductGradientsByContraction(t *testing.T) {
 			t.Errorf("%s: the two computations differ", name)
 		}
 	}
+}
+
+// TestMatMulFastGradOfSharesTheProduct checks, bit for bit on random float32 data, that two uses of
+// one product through MatMulFastGradOf give the values and gradients of two MatMulFastGrad calls
+// (node Mixup's clean and mixed passes), with a loss that weighs the uses differently.
+func TestMatMulFastGradOfSharesTheProduct(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	random := func(rows, cols int) *tensors.Tensor { return normalMatrix(rng, rows, cols) }
+	const n, k, d = 300, 40, 24
+	a, b, w1, w2 := random(n, k), random(k, d), random(n, d), random(n, d)
+	got := MustExecOnceN(testutil.Backend(t), func(a, b, w1, w2 *Node) []*Node {
+		loss := func(y1, y2 *Node) *Node { return Add(ReduceAllSum(Mul(Square(y1), w1)), ReduceAllSum(Mul(y2, w2))) }
+		s1, s2 := MatMulFastGrad(a, b), MatMulFastGrad(a, b)
+		p := Product(a, b)
+		o1, o2 := MatMulFastGradOf(p, a, b), MatMulFastGradOf(p, a, b)
+		gs, go_ := Gradient(loss(s1, s2), a, b), Gradient(loss(o1, o2), a, b)
+		return []*Node{s1, o1, s2, o2, gs[0], go_[0], gs[1], go_[1]}
+	}, a, b, w1, w2)
+	for i, name := range []string{"first use", "second use", "∂a", "∂b"} {
+		x, y := tensors.MustCopyFlatData[float32](got[2*i]), tensors.MustCopyFlatData[float32](got[2*i+1])
+		if !slices.EqualFunc(x, y, func(p, q float32) bool { return math.Float32bits(p) == math.Float32bits(q) }) {
+			t.Errorf("%s: MatMulFastGradOf differs from MatMulFastGrad", name)
+		}
+	}
+}
+
+// normalMatrix returns a [rows, cols] float32 tensor of standard normal values from rng.
+func normalMatrix(rng *rand.Rand, rows, cols int) *tensors.Tensor {
+	v := make([]float32, rows*cols)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return tensors.FromFlatDataAndDimensions(v, rows, cols)
 }
