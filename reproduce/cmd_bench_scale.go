@@ -57,6 +57,9 @@ type scalePoint struct {
 	GOMAXPROCS  int    `json:"gomaxprocs"`
 	GitRevision string `json:"git_revision"`
 	MeasuredAt  string `json:"measured_at"`
+	// GOGC and GOMEMLIMIT are the Go collector's settings of the child's environment, if any.
+	GOGC       string `json:"gogc,omitempty"`
+	GOMEMLIMIT string `json:"gomemlimit,omitempty"`
 }
 
 // scaleFit is the least-squares line through one method's points on log-log axes, over every
@@ -69,6 +72,9 @@ type scaleFit struct {
 	Prefactor    float64 `json:"prefactor_ms"`
 	LargePoints  int     `json:"points_large,omitempty"`
 	ExponentFrom float64 `json:"exponent_large,omitempty"`
+	// CPUExponent and CPUExponentFrom fit the CPU time per epoch the same ways.
+	CPUExponent     float64 `json:"cpu_exponent"`
+	CPUExponentFrom float64 `json:"cpu_exponent_large,omitempty"`
 }
 
 // fitFromEdges is where the second fit starts: 10^6 directed edges.
@@ -166,7 +172,8 @@ func runScalePoint(n int, method string, epochs int, seed uint64, memProfile str
 		}
 	}
 	return json.NewEncoder(stdout).Encode(&scalePoint{Point: p, Epochs: epochs, Seed: seed, GOMAXPROCS: runtime.GOMAXPROCS(0),
-		GitRevision: tables.GitRevision("."), MeasuredAt: time.Now().UTC().Format(time.RFC3339)})
+		GitRevision: tables.GitRevision("."), MeasuredAt: time.Now().UTC().Format(time.RFC3339),
+		GOGC: os.Getenv("GOGC"), GOMEMLIMIT: os.Getenv("GOMEMLIMIT")})
 }
 
 // runScaleChild runs one point in a child process (self bench --scale --point ...) and returns it
@@ -230,12 +237,12 @@ func (r *scaleReport) add(p *scalePoint) {
 	})
 	r.Fits = nil
 	for _, m := range r.methods() {
-		var edges, millis, largeEdges, largeMillis []float64
+		var edges, millis, cpu, largeEdges, largeMillis, largeCPU []float64
 		for _, q := range r.Points {
 			if q.Method == m {
-				edges, millis = append(edges, float64(q.Edges)), append(millis, q.MillisPerEpoch)
+				edges, millis, cpu = append(edges, float64(q.Edges)), append(millis, q.MillisPerEpoch), append(cpu, q.CPUMillisPerEpoch)
 				if q.Edges >= fitFromEdges {
-					largeEdges, largeMillis = append(largeEdges, float64(q.Edges)), append(largeMillis, q.MillisPerEpoch)
+					largeEdges, largeMillis, largeCPU = append(largeEdges, float64(q.Edges)), append(largeMillis, q.MillisPerEpoch), append(largeCPU, q.CPUMillisPerEpoch)
 				}
 			}
 		}
@@ -244,8 +251,10 @@ func (r *scaleReport) add(p *scalePoint) {
 			continue // a single size: no fit yet
 		}
 		f := scaleFit{Method: m, Points: len(edges), Exponent: exponent, Prefactor: prefactor}
+		f.CPUExponent, _, _ = scalebench.Fit(edges, cpu)
 		if b, _, err := scalebench.Fit(largeEdges, largeMillis); err == nil {
 			f.LargePoints, f.ExponentFrom = len(largeEdges), b
+			f.CPUExponentFrom, _, _ = scalebench.Fit(largeEdges, largeCPU)
 		}
 		r.Fits = append(r.Fits, f)
 	}

@@ -23,7 +23,8 @@ func (r *scaleReport) writeMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "# Epoch time and memory against graph size\n\n")
 	fmt.Fprintf(&b, "Synthetic graphs of the GeoMix paper's assumptions (`datasets.SyntheticScale`): mean degree %d, %d dense features, "+
 		"%d classes, homophily %g; full-batch training with the %s presets (hidden %d, %d layers). "+
-		"ms/epoch is the median of the timed epochs (evaluation, then update) after a warm-up epoch; peak RSS is the whole "+
+		"ms/epoch is the median of the timed epochs (evaluation, then update) after a warm-up epoch, in brackets the "+
+		"process's CPU time per epoch (all threads; less sensitive to other jobs on the machine); peak RSS is the whole "+
 		"process's (generation included), each (size, method) in a process of its own. Made by `go run ./reproduce bench --scale`.\n\n",
 		r.Degree, r.Features, r.Classes, r.Homophily, r.Presets, r.Hidden, r.Layers)
 	fmt.Fprintf(&b, "| nodes | directed edges | %s | peak RSS GiB: %s |\n|---|---|%s---|\n", strings.Join(suffixAll(names, " ms/epoch"), " | "),
@@ -39,19 +40,20 @@ func (r *scaleReport) writeMarkdown(w io.Writer) error {
 			}
 			p := r.Points[i]
 			row[1] = fmt.Sprintf("%d", p.Edges)
-			row = append(row, formatMillis(p.MillisPerEpoch))
+			row = append(row, formatMillis(p.MillisPerEpoch)+" ("+formatMillis(p.CPUMillisPerEpoch)+")")
 			rss = append(rss, fmt.Sprintf("%.2f", p.PeakRSSMiB/1024))
 		}
 		fmt.Fprintf(&b, "| %s | %s |\n", strings.Join(row, " | "), strings.Join(rss, ", "))
 	}
 	if len(r.Fits) > 0 {
-		fmt.Fprintf(&b, "\nExponent b of ms/epoch ∝ edges^b, least squares on log-log axes:\n\n| method | b, all points | b, from %.0e edges |\n|---|---|---|\n", fitFromEdges)
+		fmt.Fprintf(&b, "\nExponent b of time per epoch ∝ edges^b, least squares on log-log axes, of the wall time (and of the CPU time):\n\n"+
+			"| method | b, all points | b, from %.0e edges |\n|---|---|---|\n", fitFromEdges)
 		for _, f := range r.Fits {
 			large := "-"
 			if f.LargePoints >= 2 {
-				large = fmt.Sprintf("%.3f (%d points)", f.ExponentFrom, f.LargePoints)
+				large = fmt.Sprintf("%.3f (%.3f), %d points", f.ExponentFrom, f.CPUExponentFrom, f.LargePoints)
 			}
-			fmt.Fprintf(&b, "| %s | %.3f (%d points) | %s |\n", tables.MethodNames[f.Method], f.Exponent, f.Points, large)
+			fmt.Fprintf(&b, "| %s | %.3f (%.3f), %d points | %s |\n", tables.MethodNames[f.Method], f.Exponent, f.CPUExponent, f.Points, large)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
