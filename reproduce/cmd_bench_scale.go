@@ -92,6 +92,7 @@ func runBenchScale(args []string, stdout, stderr io.Writer) error {
 	maxRSS := fs.Float64("max-rss-gib", 0, "stop a point whose resident memory passes this many GiB (0: no limit; Linux only)")
 	point := fs.Bool("point", false, "measure one point in this process and print it as JSON (what the parent runs in each child)")
 	memProfile := fs.String("memprofile", "", "with --point: write a heap profile (live objects at the last collection) after the last epoch to this file")
+	cpuProfile := fs.String("cpuprofile", "", "with --point: write a CPU profile of the whole point (generation, setup, epochs) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -114,6 +115,17 @@ func runBenchScale(args []string, stdout, stderr io.Writer) error {
 	if *point {
 		if len(sizes) != 1 || len(methodList) != 1 {
 			return fmt.Errorf("--point measures one size and one method, got --nodes %q --methods %q", *nodesFlag, *methodsFlag)
+		}
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
 		}
 		return runScalePoint(sizes[0], methodList[0], *epochs, *seed, *memProfile, stdout)
 	}
