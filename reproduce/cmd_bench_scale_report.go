@@ -25,7 +25,8 @@ func (r *scaleReport) writeMarkdown(w io.Writer) error {
 		"%d classes, homophily %g; full-batch training with the %s presets (hidden %d, %d layers). "+
 		"ms/epoch is the median of the timed epochs (evaluation, then update) after a warm-up epoch, in brackets the "+
 		"process's CPU time per epoch (all threads; less sensitive to other jobs on the machine); peak RSS is the whole "+
-		"process's (generation included), each (size, method) in a process of its own. Made by `go run ./reproduce bench --scale`.\n\n",
+		"process's (generation included), each (size, method) in a process of its own. Made by `go run ./reproduce bench --scale`; "+
+		"the log-log chart with the fits is [scale.html](scale.html).\n\n",
 		r.Degree, r.Features, r.Classes, r.Homophily, r.Presets, r.Hidden, r.Layers)
 	fmt.Fprintf(&b, "| nodes | directed edges | %s | peak RSS GiB: %s |\n|---|---|%s---|\n", strings.Join(suffixAll(names, " ms/epoch"), " | "),
 		strings.Join(names, ", "), strings.Repeat("---|", len(ms)))
