@@ -95,14 +95,15 @@ func (r *scaleReport) chart() (*viz.Chart, error) {
 		return nil, nil
 	}
 	var series []viz.XYSeries
-	for _, f := range r.Fits {
-		s := viz.XYSeries{Name: tables.MethodNames[f.Method]}
+	for i, f := range r.Fits {
+		color := viz.Palette[i%len(viz.Palette)]
+		s := viz.XYSeries{Name: fmt.Sprintf("%s (b = %.2f)", tables.MethodNames[f.Method], f.Exponent), Color: color}
 		for _, p := range r.Points {
 			if p.Method == f.Method {
 				s.X, s.Y = append(s.X, float64(p.Edges)), append(s.Y, p.MillisPerEpoch)
 			}
 		}
-		fit := viz.XYSeries{Name: fmt.Sprintf("%s fit, b = %.2f", s.Name, f.Exponent), Dashed: true,
+		fit := viz.XYSeries{Name: tables.MethodNames[f.Method] + " fit", Dashed: true, Color: color,
 			X: []float64{s.X[0], s.X[len(s.X)-1]}}
 		for _, x := range fit.X {
 			fit.Y = append(fit.Y, scalebench.Power(f.Prefactor, f.Exponent, x))
@@ -110,6 +111,6 @@ func (r *scaleReport) chart() (*viz.Chart, error) {
 		series = append(series, s, fit)
 	}
 	return viz.LogLog{ID: "bench_scale", Title: "Epoch time against graph size",
-		Subtitle: fmt.Sprintf("synthetic graphs, mean degree %d, %d features; dashed: least-squares fits t ∝ edges^b", r.Degree, r.Features),
+		Subtitle: fmt.Sprintf("synthetic graphs, mean degree %d, %d features; wall time, median of the timed epochs; dashed: least-squares fits t ∝ edges^b", r.Degree, r.Features),
 		XName:    "directed edges", YName: "ms per epoch", Series: series}.Chart()
 }

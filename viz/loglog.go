@@ -24,8 +24,10 @@ type XYSeries struct {
 	Name string
 	// X and Y are [P], positive.
 	X, Y []float64
-	// Dashed draws the line dashed and without symbols (e.g. a fit).
+	// Dashed draws the line dashed and without symbols (e.g. a fit), and leaves it out of the legend.
 	Dashed bool
+	// Color is the line's colour; empty takes the next of Palette.
+	Color string
 }
 
 // Chart validates the data and builds the chart.
@@ -39,9 +41,11 @@ func (l LogLog) Chart() (*Chart, error) {
 	}
 	line := charts.NewLine()
 	line.SetGlobalOptions(globalOptions(id, l.Title, l.Subtitle, defaultGrid)...)
-	names := make([]string, len(l.Series))
+	var names []string
 	for si, s := range l.Series {
-		names[si] = s.Name
+		if !s.Dashed {
+			names = append(names, s.Name)
+		}
 		what := fmt.Sprintf("LogLog %q series %q", l.Title, s.Name)
 		if len(s.X) == 0 || len(s.X) != len(s.Y) {
 			return nil, fmt.Errorf("viz: %s needs x and y values of one non-zero length, got %d and %d", what, len(s.X), len(s.Y))
@@ -53,7 +57,10 @@ func (l LogLog) Chart() (*Chart, error) {
 			}
 			data[i] = opts.LineData{Value: []float64{s.X[i], s.Y[i]}}
 		}
-		color := Palette[si%len(Palette)]
+		color := s.Color
+		if color == "" {
+			color = Palette[si%len(Palette)]
+		}
 		style := opts.LineStyle{Color: color, Width: 2}
 		if s.Dashed {
 			style.Type, style.Width = "dashed", 1
