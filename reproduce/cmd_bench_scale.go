@@ -90,6 +90,7 @@ func runBenchScale(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the graphs")
 	outDir := fs.String("out-dir", filepath.Join("results", "scale"), "folder of scale.json, scale.md and scale.html; points already there are kept unless measured again")
 	maxRSS := fs.Float64("max-rss-gib", 0, "stop a point whose resident memory passes this many GiB (0: no limit; Linux only)")
+	reportOnly := fs.Bool("report-only", false, "measure nothing: rewrite scale.md and scale.html from --out-dir's scale.json")
 	point := fs.Bool("point", false, "measure one point in this process and print it as JSON (what the parent runs in each child)")
 	memProfile := fs.String("memprofile", "", "with --point: write a heap profile (live objects at the last collection) after the last epoch to this file")
 	cpuProfile := fs.String("cpuprofile", "", "with --point: write a CPU profile of the whole point (generation, setup, epochs) to this file")
@@ -136,6 +137,13 @@ func runBenchScale(args []string, stdout, stderr io.Writer) error {
 	report, err := loadScaleReport(filepath.Join(*outDir, "scale.json"))
 	if err != nil {
 		return err
+	}
+	if *reportOnly {
+		report.refit()
+		if err := report.write(*outDir); err != nil {
+			return err
+		}
+		return report.writeMarkdown(stdout)
 	}
 	for _, n := range sizes {
 		for _, m := range methodList {
@@ -247,6 +255,11 @@ func (r *scaleReport) add(p *scalePoint) {
 		}
 		return strings.Compare(a.Method, b.Method)
 	})
+	r.refit()
+}
+
+// refit fits every method's points (see scaleFit).
+func (r *scaleReport) refit() {
 	r.Fits = nil
 	for _, m := range r.methods() {
 		var edges, millis, cpu, largeEdges, largeMillis, largeCPU []float64

@@ -43,6 +43,10 @@ func TestBenchScaleChildren(t *testing.T) {
 	if err := runBench([]string{"--scale", "--nodes", "2000", "--methods", "gcn", "--epochs", "1", "--out-dir", dir}, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
+	os.Remove(filepath.Join(dir, "scale.md"))
+	if err := runBench([]string{"--scale", "--report-only", "--out-dir", dir}, &stdout, &stderr); err != nil {
+		t.Fatalf("--report-only: %v", err)
+	}
 	data, err := os.ReadFile(filepath.Join(dir, "scale.json"))
 	if err != nil {
 		t.Fatal(err)
