@@ -127,20 +127,21 @@ func (g *Graph) validateEdges() error {
 			return fmt.Errorf("edge %d (%d->%d) comes after %d->%d, expected edges sorted by (source, target)", e, s, d, g.Src[e-1], g.Dst[e-1])
 		}
 	}
+	// start[v] is the first edge out of v (the edges are sorted by source now).
+	start := make([]int, n+1)
+	for _, s := range g.Src {
+		start[s+1]++
+	}
+	for v := range n {
+		start[v+1] += start[v]
+	}
 	for e := range g.Src {
-		if !g.hasEdge(g.Dst[e], g.Src[e]) {
-			return fmt.Errorf("edge %d (%d->%d) has no reverse edge %d->%d, expected both directions", e, g.Src[e], g.Dst[e], g.Dst[e], g.Src[e])
+		s, d := g.Src[e], g.Dst[e]
+		if _, found := slices.BinarySearch(g.Dst[start[d]:start[d+1]], s); !found {
+			return fmt.Errorf("edge %d (%d->%d) has no reverse edge %d->%d, expected both directions", e, s, d, d, s)
 		}
 	}
 	return nil
-}
-
-// hasEdge reports whether the sorted edge list holds s->d.
-func (g *Graph) hasEdge(s, d int32) bool {
-	lo, _ := slices.BinarySearch(g.Src, s)
-	hi, _ := slices.BinarySearch(g.Src, s+1)
-	_, found := slices.BinarySearch(g.Dst[lo:hi], d)
-	return found
 }
 
 // validateLabels checks that every node has a label in [0, NumClasses).

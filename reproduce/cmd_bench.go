@@ -42,6 +42,9 @@ type benchReport struct {
 // runBench implements `reproduce bench [--datasets a,b] [--methods m,n] [--epochs E] [--data DIR]
 // [--set param=value ...] [--profile] [--json] [--out FILE]`.
 func runBench(args []string, stdout, stderr io.Writer) error {
+	if rest, ok := scaleArgs(args); ok {
+		return runBenchScale(rest, stdout, stderr)
+	}
 	fs := newFlagSet("bench", stderr)
 	names := fs.String("datasets", "cora,pubmed,physics", "comma-separated data sets: "+strings.Join(datasets.Names(), ", "))
 	methodsFlag := fs.String("methods", "gcn,geomix1,geomix2,geomix3", "comma-separated methods (with gcn among them, each other's epoch is also given as a ratio to GCN's; "+

@@ -48,16 +48,20 @@ type Features struct {
 // int32; when dense X [N, F] and Xᵀ [F, N] float32.
 func FeatureInputs(m *datasets.CSR, dense bool) []*tensors.Tensor {
 	if dense {
-		flat, flatT := make([]float32, m.NumRows*m.NumCols), make([]float32, m.NumRows*m.NumCols)
-		for i := 0; i < m.NumRows; i++ {
-			for k := m.RowPtr[i]; k < m.RowPtr[i+1]; k++ {
-				j := int(m.ColIdx[k])
-				flat[i*m.NumCols+j] += m.Values[k]
-				flatT[j*m.NumRows+i] += m.Values[k]
-			}
-		}
-		return []*tensors.Tensor{tensors.FromFlatDataAndDimensions(flat, m.NumRows, m.NumCols),
-			tensors.FromFlatDataAndDimensions(flatT, m.NumCols, m.NumRows)}
+		// Filled in place: no host copy besides the tensors' own.
+		x, xT := tensors.FromShape(shapes.Make(dtypes.Float32, m.NumRows, m.NumCols)), tensors.FromShape(shapes.Make(dtypes.Float32, m.NumCols, m.NumRows))
+		tensors.MustMutableFlatData(x, func(flat []float32) {
+			tensors.MustMutableFlatData(xT, func(flatT []float32) {
+				for i := 0; i < m.NumRows; i++ {
+					for k := m.RowPtr[i]; k < m.RowPtr[i+1]; k++ {
+						j := int(m.ColIdx[k])
+						flat[i*m.NumCols+j] += m.Values[k]
+						flatT[j*m.NumRows+i] += m.Values[k]
+					}
+				}
+			})
+		})
+		return []*tensors.Tensor{x, xT}
 	}
 	nnz := m.NNZ()
 	rows, cols := make([]int32, nnz), make([]int32, nnz)

@@ -64,7 +64,8 @@ type Adjacency struct {
 // exactly one per node.
 func BuildAdjacency(g *datasets.Graph, norm Normalization) *Adjacency {
 	n := g.NumNodes
-	adj := &Adjacency{NumNodes: n}
+	entries := len(g.Src) + n // the edges and at most one self-loop per node
+	adj := &Adjacency{NumNodes: n, Src: make([]int32, 0, entries), Dst: make([]int32, 0, entries), Weight: make([]float32, 0, entries)}
 	deg := make([]float64, n)
 	for i := range g.Src {
 		if g.Src[i] != g.Dst[i] {

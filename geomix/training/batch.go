@@ -5,6 +5,8 @@ import (
 	"github.com/geomix-go/geomix/geomix/backbones"
 	"github.com/geomix-go/geomix/geomix/methods"
 	"github.com/geomix-go/geomix/geomix/mixing"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
@@ -30,12 +32,12 @@ func (t *trainer) graphInputs(g *datasets.Graph) *graphInputs {
 	for _, x := range backbones.FeatureInputs(g.Features, t.dense) {
 		in.args = append(in.args, x)
 	}
-	oneHot := make([][]float32, g.NumNodes)
-	for i, y := range g.Labels {
-		oneHot[i] = make([]float32, g.NumClasses)
-		oneHot[i][y] = 1
-	}
-	in.oneHot = tensors.FromValue(oneHot)
+	in.oneHot = tensors.FromShape(shapes.Make(dtypes.Float32, g.NumNodes, g.NumClasses))
+	tensors.MustMutableFlatData(in.oneHot, func(flat []float32) {
+		for i, y := range g.Labels {
+			flat[i*g.NumClasses+int(y)] = 1
+		}
+	})
 	return in
 }
 

@@ -3,6 +3,7 @@ package rowops
 import (
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"weak"
 
@@ -51,10 +52,13 @@ const (
 	scalarBroadcast        // a BroadcastInDim of one value whose uses all take it as a scalar (scalar.go)
 )
 
-// plan is what fusions found in a compiled builder: each node's fusion and its number of uses.
+// plan is what fusions found in a compiled builder: each node's fusion and its number of uses,
+// and per node of a chain which of its inputs may be held by reference (bit k: input k) when the
+// backend runs one op at a time (see borrowable).
 type plan struct {
 	fusion []fusion
 	uses   []int
+	borrow []uint8
 }
 
 // plans holds the plan of each compiled simplego builder.
@@ -102,13 +106,15 @@ func fusions(b *simplego.Builder) plan {
 		}
 		return nil
 	}
-	out := make([]fusion, len(all))
+	out, borrow := make([]fusion, len(all)), make([]uint8, len(all))
 	for i, n := range all {
 		switch opType(n) {
 		case backends.OpTypeGather:
 			if m := onlyUser(n, backends.OpTypeMul); m != nil {
 				if s := onlyUser(m, backends.OpTypeScatterSum); s != nil && fusable(n, m, s) {
 					out[i] = chainStart
+					borrow[i] = borrowable(n, s, users)
+					borrow[nodeIndex(m)] = borrowable(m, s, users)
 				}
 			}
 		case backends.OpTypeBroadcastInDim:
@@ -118,8 +124,47 @@ func fusions(b *simplego.Builder) plan {
 		}
 	}
 	planScalars(all, uses, users, out)
-	return plan{fusion: out, uses: uses}
+	return plan{fusion: out, uses: uses, borrow: borrow}
 }
+
+// borrowable returns the inputs of chain node n (its gather or its mul) that the chain may hold by
+// reference until scatter s adds the messages, in an execution that runs one op at a time in the
+// builder's order (bit k: input k): those no other op uses after n up to s. simplego frees (or
+// reuses as an output) an input only at an op that uses it, so nothing touches them before s has
+// read them; held otherwise, they are copied (takeOrCopy), as an op in parallel could free them
+// at any time.
+func borrowable(n, s *simplego.Node, users [][]*simplego.Node) uint8 {
+	var bits uint8
+	from, to := nodeIndex(n), nodeIndex(s)
+	for k, input := range nodeInputs(n) {
+		if !slices.ContainsFunc(users[nodeIndex(input)], func(u *simplego.Node) bool {
+			i := nodeIndex(u)
+			return u != n && i > from && i <= to // s itself may write its output over an input it owns
+		}) {
+			bits |= 1 << k
+		}
+	}
+	return bits
+}
+
+// borrowed returns the inputs of node that its chain may hold by reference in this execution: its
+// plan's (borrowable) when backend runs every execution one op at a time, else none.
+func borrowed(backend *simplego.Backend, node *simplego.Node) uint8 {
+	if !sequentialOps(backend) {
+		return 0
+	}
+	return planOf(node).borrow[nodeIndex(node)]
+}
+
+// sequentialOps reports whether backend runs every execution one op at a time in the builder's
+// order (simplego's "ops_sequential"), read from its unexported opsExecutionType.
+func sequentialOps(backend *simplego.Backend) bool {
+	f := reflect.ValueOf(backend).Elem().FieldByName("opsExecutionType")
+	return f.IsValid() && f.Int() == simplegoOpsSequential
+}
+
+// simplegoOpsSequential is simplego v0.26's opsExecutionSequential.
+const simplegoOpsSequential = 2
 
 // fusable reports whether gather g, scaled by mul m and summed by scatter s (m being s's updates),
 // are of the forms the fused kernel runs: float32 rows of x [N, D...] by int32 indices [E, 1], a
@@ -149,9 +194,9 @@ func gathersFloat32Rows(g *simplego.Node) bool {
 
 // deferGather returns the stand-in for a chain's gather of rows inputs[1] of inputs[0], holding
 // both.
-func deferGather(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool) *simplego.Buffer {
+func deferGather(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, borrow uint8) *simplego.Buffer {
 	d := &deferredRows{}
-	x, src := d.hold(backend, inputs, inputsOwned, 0), d.hold(backend, inputs, inputsOwned, 1)
+	x, src := d.hold(backend, inputs, inputsOwned, 0, borrow), d.hold(backend, inputs, inputsOwned, 1, borrow)
 	xShape := shapeOf(backend, x)
 	d.x, d.src, d.width = dataOf(backend, x).([]float32), dataOf(backend, src).([]int32), xShape.Size()/xShape.Dim(0)
 	standIn := backend.NewBuffer(shapes.Make(dtypes.Float32, 1))
@@ -162,14 +207,14 @@ func deferGather(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwn
 
 // deferScale adds the row scaling to a chain's stand-in when one of the Mul's inputs is one, and
 // returns it as the Mul's output; nil otherwise.
-func deferScale(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool) *simplego.Buffer {
+func deferScale(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, borrow uint8) *simplego.Buffer {
 	for i, in := range inputs {
 		v, ok := deferred.Load(in)
 		if !ok {
 			continue
 		}
 		d := v.(*deferredRows)
-		d.scale = dataOf(backend, d.hold(backend, inputs, inputsOwned, 1-i)).([]float32)
+		d.scale = dataOf(backend, d.hold(backend, inputs, inputsOwned, 1-i, borrow)).([]float32)
 		d.sub = d.width
 		if len(d.src) > 0 {
 			d.sub = d.width / (len(d.scale) / len(d.src))
@@ -188,9 +233,13 @@ func takeDeferred(buf *simplego.Buffer) *deferredRows {
 	return nil
 }
 
-// hold keeps inputs[i] for later (takeOrCopy): a buffer's later uses could free it before
-// scatterSum runs.
-func (d *deferredRows) hold(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, i int) *simplego.Buffer {
+// hold keeps inputs[i] for later: by reference when bit i of borrow says no op frees it before
+// scatterSum runs (borrowed), else taken or copied (takeOrCopy), since a buffer's later uses could
+// free it before then.
+func (d *deferredRows) hold(backend *simplego.Backend, inputs []*simplego.Buffer, inputsOwned []bool, i int, borrow uint8) *simplego.Buffer {
+	if borrow&(1<<i) != 0 && !inputsOwned[i] {
+		return inputs[i]
+	}
 	buf := takeOrCopy(backend, inputs, inputsOwned, i)
 	d.held = append(d.held, buf)
 	return buf

@@ -98,6 +98,43 @@ func TestFusedChainsMatchSimplego(t *testing.T) {
 	noStandInsLeft(t, &deferred)
 }
 
+// TestFusedChainsOneOpAtATime checks the same on a backend running one op at a time, where chains
+// hold the inputs no op uses before their sum by reference (borrowable), and which inputs those
+// are: the propagation's x, indices and column, but not an x the sum itself adds to.
+func TestFusedChainsOneOpAtATime(t *testing.T) {
+	matchSimplegoOn(t, "ops_sequential", fusedRowCases())
+	noStandInsLeft(t, &deferred)
+	for _, c := range fuseCases() {
+		var want uint8
+		switch c.name {
+		case "propagation [11, 21] by 60 messages":
+			want = 0b11
+		case "x is the sum's operand":
+			want = 0b10
+		default:
+			continue
+		}
+		if got := chainBorrows(t, c.fn, c.inputs); got != want {
+			t.Errorf("%s: the gather may hold inputs %02b by reference, want %02b", c.name, got, want)
+		}
+	}
+}
+
+// chainBorrows compiles fn on parameters shaped as inputs and returns the borrowable inputs of its
+// first chain's gather.
+func chainBorrows(t *testing.T, fn func([]*Node) *Node, inputs []any) uint8 {
+	t.Helper()
+	b := compiledBuilder(t, fn, inputs)
+	p := fusions(b)
+	for i, f := range p.fusion {
+		if f == chainStart {
+			return p.borrow[i]
+		}
+	}
+	t.Fatal("no chain fused")
+	return 0
+}
+
 // noStandInsLeft fails for every stand-in still registered in maps after the executions.
 func noStandInsLeft(t *testing.T, maps ...*sync.Map) {
 	t.Helper()
@@ -123,6 +160,16 @@ func TestChainStarts(t *testing.T) {
 // countFusions compiles fn on parameters shaped as inputs and counts its nodes by fusion.
 func countFusions(t *testing.T, fn func([]*Node) *Node, inputs []any) map[fusion]int {
 	t.Helper()
+	counts := map[fusion]int{}
+	for _, f := range fusions(compiledBuilder(t, fn, inputs)).fusion {
+		counts[f]++
+	}
+	return counts
+}
+
+// compiledBuilder compiles fn on parameters shaped as inputs and returns its simplego builder.
+func compiledBuilder(t *testing.T, fn func([]*Node) *Node, inputs []any) *simplego.Builder {
+	t.Helper()
 	backend, err := simplego.New("")
 	if err != nil {
 		t.Fatal(err)
@@ -133,12 +180,7 @@ func countFusions(t *testing.T, fn func([]*Node) *Node, inputs []any) map[fusion
 		params[i] = Parameter(g, fmt.Sprintf("in%d", i), v.(*tensors.Tensor).Shape())
 	}
 	g.Compile(fn(params))
-	b := (*simplego.Builder)(reflect.ValueOf(g).Elem().FieldByName("builder").Elem().UnsafePointer())
-	counts := map[fusion]int{}
-	for _, f := range fusions(b).fusion {
-		counts[f]++
-	}
-	return counts
+	return (*simplego.Builder)(reflect.ValueOf(g).Elem().FieldByName("builder").Elem().UnsafePointer())
 }
 
 // fusedRowCases returns fuseCases as rowCases, for matchSimplego.

@@ -35,7 +35,7 @@ func mul(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buff
 	case dotOfGathers:
 		return deferDot(backend, node, inputs)
 	}
-	if standIn := deferScale(backend, inputs, inputsOwned); standIn != nil {
+	if standIn := deferScale(backend, inputs, inputsOwned, borrowed(backend, node)); standIn != nil {
 		return standIn, nil
 	}
 	if output, ok := mulFloat64(backend, node, inputs, inputsOwned); ok { // float64.go

@@ -234,7 +234,7 @@ func gather(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.B
 		return simplegoGather(backend, node, inputs, inputsOwned)
 	}
 	if f := fusionOf(node); f == chainStart || f == dotGathered {
-		return deferGather(backend, inputs, inputsOwned), nil
+		return deferGather(backend, inputs, inputsOwned, borrowed(backend, node)), nil
 	}
 	dims := append(indices.Clone().Dimensions[:indices.Rank()-1], operand.Dimensions[1:]...)
 	output := backend.NewBuffer(shapes.Make(operand.DType, dims...))

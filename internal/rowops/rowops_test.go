@@ -94,9 +94,12 @@ func TestRowExecutorsMatchSimplego(t *testing.T) { matchSimplego(t, rowCases()) 
 
 // matchSimplego runs every case with our executors and with simplego's and fails where the values
 // are not bit-identical (NaN payloads and the sign of zero included).
-func matchSimplego(t *testing.T, cases []rowCase) {
+func matchSimplego(t *testing.T, cases []rowCase) { t.Helper(); matchSimplegoOn(t, "", cases) }
+
+// matchSimplegoOn is matchSimplego on a simplego backend of the given configuration.
+func matchSimplegoOn(t *testing.T, config string, cases []rowCase) {
 	t.Helper()
-	backend, err := simplego.New("")
+	backend, err := simplego.New(config)
 	if err != nil {
 		t.Fatal(err)
 	}
