@@ -144,22 +144,7 @@ func Synthetic(cfg SyntheticConfig) (*Graph, *SyntheticTruth, error) {
 	n, numC, numF := cfg.Nodes, cfg.Classes, cfg.Features
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15))
 
-	means := cfg.Means
-	if means == nil {
-		means = make([][]float64, numC)
-		for c := range means {
-			means[c] = make([]float64, numF)
-			for k := range means[c] {
-				means[c][k] = (rng.Float64() - 0.5) * cfg.Bound
-			}
-		}
-	}
-
-	labels := make([]int32, n)
-	for i := range labels {
-		labels[i] = int32(i % numC)
-	}
-	rng.Shuffle(n, func(i, j int) { labels[i], labels[j] = labels[j], labels[i] })
+	means, labels := classMeansAndLabels(cfg, rng)
 	byClass := make([][]int32, numC)
 	for i, y := range labels {
 		byClass[y] = append(byClass[y], int32(i))
@@ -275,4 +260,26 @@ func syntheticSplit(rng *rand.Rand, byClass [][]int32, trainPerClass, valNodes i
 	slices.Sort(split.Val)
 	slices.Sort(split.Test)
 	return split
+}
+
+// classMeansAndLabels draws, from rng in this order, the class means [C, F] (uniform in
+// ±cfg.Bound/2, unless cfg.Means gives them) and the labels [N] (balanced, i mod C, shuffled).
+func classMeansAndLabels(cfg SyntheticConfig, rng *rand.Rand) (means [][]float64, labels []int32) {
+	n, numC, numF := cfg.Nodes, cfg.Classes, cfg.Features
+	means = cfg.Means
+	if means == nil {
+		means = make([][]float64, numC)
+		for c := range means {
+			means[c] = make([]float64, numF)
+			for k := range means[c] {
+				means[c][k] = (rng.Float64() - 0.5) * cfg.Bound
+			}
+		}
+	}
+	labels = make([]int32, n)
+	for i := range labels {
+		labels[i] = int32(i % numC)
+	}
+	rng.Shuffle(n, func(i, j int) { labels[i], labels[j] = labels[j], labels[i] })
+	return means, labels
 }

@@ -34,21 +34,7 @@ func SyntheticScale(cfg SyntheticConfig) (*Graph, *SyntheticTruth, error) {
 		return nil, nil, fmt.Errorf("synthetic: Nodes=%d x Degree=%d directed edges do not fit int32 edge counts", n, cfg.Degree)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5ca1ab1e5eed))
-	means := cfg.Means
-	if means == nil {
-		means = make([][]float64, numC)
-		for c := range means {
-			means[c] = make([]float64, numF)
-			for k := range means[c] {
-				means[c][k] = (rng.Float64() - 0.5) * cfg.Bound
-			}
-		}
-	}
-	labels := make([]int32, n)
-	for i := range labels {
-		labels[i] = int32(i % numC)
-	}
-	rng.Shuffle(n, func(i, j int) { labels[i], labels[j] = labels[j], labels[i] })
+	means, labels := classMeansAndLabels(cfg, rng)
 	byClass := make([][]int32, numC)
 	for c := range byClass {
 		byClass[c] = make([]int32, 0, n/numC)

@@ -26,7 +26,8 @@ func (r *scaleReport) writeMarkdown(w io.Writer) error {
 		"ms/epoch is the median of the timed epochs (evaluation, then update) after a warm-up epoch, in brackets the "+
 		"process's CPU time per epoch (all threads; less sensitive to other jobs on the machine); peak RSS is the whole "+
 		"process's (generation included), each (size, method) in a process of its own. Made by `go run ./reproduce bench --scale`; "+
-		"the log-log chart with the fits is [scale.html](scale.html).\n\n",
+		"the log-log chart with the fits is scale.html beside this file (not committed, like every chart: "+
+		"`go run ./reproduce bench --scale --report-only` writes it from scale.json).\n\n",
 		r.Degree, r.Features, r.Classes, r.Homophily, r.Presets, r.Hidden, r.Layers)
 	fmt.Fprintf(&b, "| nodes | directed edges | %s | peak RSS GiB: %s |\n|---|---|%s---|\n", strings.Join(suffixAll(names, " ms/epoch"), " | "),
 		strings.Join(names, ", "), strings.Repeat("---|", len(ms)))
