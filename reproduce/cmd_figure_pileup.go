@@ -49,7 +49,7 @@ func runFigurePileup(args []string) error {
 	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated methods: "+strings.Join(tables.PileupMethods, ", "))
 	eventsDir := fs.String("events-dir", "", "read the events only from DIR/pileup/test_{gg,qq}_PU*.root (e.g. written by pileup-simulate or downloaded from the Zenodo record)")
 	f := addFigureFlags(fs, tables.FigurePileup)
-	if err := parseFigureFlags(fs, args); err != nil {
+	if err := parseSweepArgs(fs, args); err != nil {
 		return err
 	}
 	sweep := tables.PileupSweep{Shifts: splitList(*shiftFlag), Methods: splitList(*mFlag)}

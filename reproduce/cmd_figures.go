@@ -13,7 +13,6 @@ import (
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
-	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/geomix-go/geomix/reproduce/tables"
 	"github.com/geomix-go/geomix/viz"
 )
@@ -39,28 +38,18 @@ func init() {
 	})
 }
 
-// figureFlags are the flags every figure sweep shares.
-type figureFlags struct {
-	runs, jobs                               *int
-	quick, force, asJSON, dryRun, reportOnly *bool
-	out, dataDir                             *string
-	shard                                    *shardFlags
-}
-
 // addFigureFlags defines the shared flags of figure id on fs.
-func addFigureFlags(fs *flag.FlagSet, id string) *figureFlags {
-	return &figureFlags{
-		runs:       fs.Int("runs", 0, "runs per point (default 5, 10 for squirrel/chameleon, 1 with --quick)"),
-		quick:      fs.Bool("quick", false, "1 run, few epochs: a smoke test, NOT the paper's protocol"),
-		out:        fs.String("out", "results", "results directory: points in DIR/"+id+"/, the report in DIR/"+id+".md"),
-		force:      fs.Bool("force", false, "rerun points that already have a result"),
-		asJSON:     fs.Bool("json", false, "also print the report as JSON on stdout"),
-		jobs:       fs.Int("jobs", 1, "points to train at once (each keeps one core busy on the pure-Go backend; records do not depend on it)"),
-		dryRun:     fs.Bool("dry-run", false, "list the points and their state (finished, in progress, to run) without training"),
-		reportOnly: fs.Bool("report-only", false, "render the report and charts from the records in DIR without training"),
-		dataDir:    fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)"),
-		shard:      addShardFlags(fs),
-	}
+func addFigureFlags(fs *flag.FlagSet, id string) *sweepFlags {
+	return addSweepFlags(fs, sweepHelp{
+		runs:       "runs per point (default 5, 10 for squirrel/chameleon, 1 with --quick)",
+		jobs:       jobsHelp("points"),
+		quick:      "1 run, few epochs: a smoke test, NOT the paper's protocol",
+		out:        "results directory: points in DIR/" + id + "/, the report in DIR/" + id + ".md",
+		force:      "rerun points that already have a result",
+		asJSON:     "also print the report as JSON on stdout",
+		dryRun:     "list the points and their state (finished, in progress, to run) without training",
+		reportOnly: "render the report and charts from the records in DIR without training",
+	})
 }
 
 // figureSweep is what runFigure needs of one figure: its plan, its sweep and its report with charts.
@@ -78,21 +67,12 @@ type figureSweep struct {
 // runFigure parses the shared flags already defined on fs (args were parsed by the caller) and runs
 // the sweep: a dry run, a report from the records, or the training of the missing points; then
 // the charts and, with --json, the report on stdout.
-func runFigure(f *figureFlags, s figureSweep, args []string) error {
-	if *f.jobs < 1 {
-		return fmt.Errorf("--jobs %d: want >= 1", *f.jobs)
-	}
-	if *f.dataDir != "" {
-		if err := os.Setenv(datasets.EnvData, *f.dataDir); err != nil {
-			return err
-		}
-	}
-	shard, err := f.shard.resolve(s.id, os.Getenv)
+func runFigure(f *sweepFlags, s figureSweep, args []string) error {
+	opts, err := f.options(s.id, args)
 	if err != nil {
 		return err
 	}
-	opts := tables.Options{Runs: *f.runs, Quick: *f.quick, OutDir: *f.out, Force: *f.force, Jobs: *f.jobs, Command: commandLine(s.id, args), Shard: shard}
-	if *f.dryRun {
+	if f.dryRunSet() {
 		return printPoints(s.plan(opts))
 	}
 	var report any
@@ -101,11 +81,7 @@ func runFigure(f *figureFlags, s figureSweep, args []string) error {
 	if *f.reportOnly {
 		report, path, err = s.render(opts)
 	} else {
-		var cellOut io.Writer = os.Stderr
-		if *f.jobs > 1 {
-			cellOut = progress.Plain(os.Stderr)
-		}
-		runner, rerr := newCellRunner(cellOut)
+		runner, rerr := newSweepRunner(opts.Jobs)
 		if rerr != nil {
 			return rerr
 		}
@@ -145,7 +121,7 @@ func runFigureHyper(args []string) error {
 	alphaFlag := fs.String("alphas", joinNumbers(def.Alphas), "comma-separated values of alpha in [0, 1]")
 	hopsFlag := fs.String("hops", joinNumbers(def.Hops), "comma-separated numbers of mixup hops K >= 1")
 	f := addFigureFlags(fs, tables.FigureHyper)
-	if err := parseFigureFlags(fs, args); err != nil {
+	if err := parseSweepArgs(fs, args); err != nil {
 		return err
 	}
 	grid := tables.Grid{Datasets: splitList(*dsFlag), Methods: splitList(*mFlag)}
@@ -180,7 +156,7 @@ func runFigureBackbones(args []string) error {
 	bFlag := fs.String("backbones", strings.Join(def.Backbones, ","), "comma-separated backbones, each also trained plainly")
 	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated mixing methods: "+strings.Join(tables.BackboneMixings, ", "))
 	f := addFigureFlags(fs, tables.FigureBackbones)
-	if err := parseFigureFlags(fs, args); err != nil {
+	if err := parseSweepArgs(fs, args); err != nil {
 		return err
 	}
 	sweep := tables.BackboneSweep{Datasets: splitList(*dsFlag), Backbones: splitList(*bFlag), Methods: splitList(*mFlag)}
@@ -225,18 +201,14 @@ func runFigureTSNE(args []string) error {
 	perplexity := fs.Float64("perplexity", def.Config.Perplexity, "t-SNE perplexity")
 	iterations := fs.Int("iterations", def.Config.Iterations, "t-SNE iterations")
 	seed := fs.Uint64("tsne-seed", def.Config.Seed, "t-SNE's seed (the training's is the preset's)")
-	quick := fs.Bool("quick", false, "few epochs: a smoke test, NOT the paper's protocol")
-	out := fs.String("out", "results", "results directory: embeddings in DIR/"+tables.FigureTSNE+"/, the report in DIR/"+tables.FigureTSNE+".md")
-	force := fs.Bool("force", false, "remake embeddings that already exist")
-	asJSON := fs.Bool("json", false, "also print the report as JSON on stdout")
-	reportOnly := fs.Bool("report-only", false, "render the report and charts from the records in DIR without training")
-	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
-	shardF := addShardFlags(fs)
-	if err := parseFigureFlags(fs, args); err != nil {
-		return err
-	}
-	shard, err := shardF.resolve(tables.FigureTSNE, os.Getenv)
-	if err != nil {
+	f := addSweepFlags(fs, sweepHelp{
+		quick:      "few epochs: a smoke test, NOT the paper's protocol",
+		out:        "results directory: embeddings in DIR/" + tables.FigureTSNE + "/, the report in DIR/" + tables.FigureTSNE + ".md",
+		force:      "remake embeddings that already exist",
+		asJSON:     "also print the report as JSON on stdout",
+		reportOnly: "render the report and charts from the records in DIR without training",
+	})
+	if err := parseSweepArgs(fs, args); err != nil {
 		return err
 	}
 	sweep := tables.TSNESweep{Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Config: def.Config}
@@ -244,15 +216,13 @@ func runFigureTSNE(args []string) error {
 	if err := sweep.Check(); err != nil {
 		return err
 	}
-	if *dataDir != "" {
-		if err := os.Setenv(datasets.EnvData, *dataDir); err != nil {
-			return err
-		}
+	opts, err := f.options(tables.FigureTSNE, args)
+	if err != nil {
+		return err
 	}
-	opts := tables.Options{Quick: *quick, OutDir: *out, Force: *force, Command: commandLine(tables.FigureTSNE, args), Shard: shard}
 	var report *tables.TSNEReport
 	var path string
-	if *reportOnly {
+	if *f.reportOnly {
 		report, path, err = tables.WriteTSNEReport(sweep, opts)
 	} else {
 		runner, rerr := newRepresentationRunner(os.Stderr)
@@ -269,10 +239,10 @@ func runFigureTSNE(args []string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%s: report %s\n", tables.FigureTSNE, path)
-	if cerr := saveScatters(report, filepath.Join(*out, tables.FigureTSNE)); cerr != nil && err == nil {
+	if cerr := saveScatters(report, filepath.Join(*f.out, tables.FigureTSNE)); cerr != nil && err == nil {
 		err = cerr
 	}
-	if *asJSON {
+	if *f.asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		if jerr := enc.Encode(report); jerr != nil && err == nil {
@@ -294,17 +264,6 @@ func saveScatters(report *tables.TSNEReport, dir string) error {
 				return err
 			}
 		}
-	}
-	return nil
-}
-
-// parseFigureFlags parses args and rejects positional arguments.
-func parseFigureFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	return nil
 }

@@ -3,15 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix/backbones"
 	"github.com/geomix-go/geomix/geomix/methods"
-	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/geomix-go/geomix/reproduce/tables"
 )
 
@@ -58,55 +55,36 @@ func runTable(id string, args []string) error {
 	dsFlag := fs.String("datasets", "", "comma-separated data sets (default: all of "+strings.Join(spec.Datasets, ",")+
 		"; with --quick: "+strings.Join(tables.QuickDatasets, ",")+")")
 	mFlag := fs.String("methods", "", "comma-separated methods (default: all of "+strings.Join(spec.Methods, ",")+")")
-	runs := fs.Int("runs", 0, "runs per cell (default 5, 10 for squirrel/chameleon, 1 with --quick)")
-	quick := fs.Bool("quick", false, "1 run, few epochs, small data sets only: a smoke test, NOT the paper's protocol")
-	out := fs.String("out", "results", "results directory: cells in DIR/"+id+"/, the report in DIR/"+id+".md")
-	force := fs.Bool("force", false, "rerun cells that already have a result")
-	asJSON := fs.Bool("json", false, "also print the comparison as JSON on stdout")
-	jobs := fs.Int("jobs", 1, "cells to train at once (each keeps one core busy on the pure-Go backend; records do not depend on it)")
-	dryRun := fs.Bool("dry-run", false, "list the selected cells and their state (finished, in progress, to run) without training")
-	reportOnly := fs.Bool("report-only", false, "render DIR/"+id+".md from the records in DIR without training any cell (--datasets and --methods are ignored)")
-	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
-	shardF := addShardFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	f := addSweepFlags(fs, sweepHelp{
+		runs:       "runs per cell (default 5, 10 for squirrel/chameleon, 1 with --quick)",
+		jobs:       jobsHelp("cells"),
+		quick:      "1 run, few epochs, small data sets only: a smoke test, NOT the paper's protocol",
+		out:        "results directory: cells in DIR/" + id + "/, the report in DIR/" + id + ".md",
+		force:      "rerun cells that already have a result",
+		asJSON:     "also print the comparison as JSON on stdout",
+		dryRun:     "list the selected cells and their state (finished, in progress, to run) without training",
+		reportOnly: "render DIR/" + id + ".md from the records in DIR without training any cell (--datasets and --methods are ignored)",
+	})
+	if err := parseSweepArgs(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	shard, err := shardF.resolve(id, os.Getenv)
+	opts, err := f.options(id, args)
 	if err != nil {
 		return err
 	}
-	if *dataDir != "" {
-		if err := os.Setenv(datasets.EnvData, *dataDir); err != nil {
-			return err
-		}
-	}
-	opts := tables.Options{
-		Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Runs: *runs, Quick: *quick,
-		OutDir: *out, Force: *force, Command: commandLine(id, args), Jobs: *jobs, Shard: shard,
-	}
-	if *jobs < 1 {
-		return fmt.Errorf("--jobs %d: want >= 1", *jobs)
-	}
-	if *dryRun {
+	opts.Datasets, opts.Methods = splitList(*dsFlag), splitList(*mFlag)
+	if f.dryRunSet() {
 		return printPlan(spec, opts)
 	}
-	if *reportOnly {
+	if *f.reportOnly {
 		report, path, err := tables.WriteReport(spec, opts)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "%s: report %s rendered from the records, nothing trained\n", id, path)
-		return printReportJSON(report, *asJSON)
+		return printReportJSON(report, *f.asJSON)
 	}
-	// Several cells' progress bars on one terminal would redraw over each other: plain lines then.
-	var cellOut io.Writer = os.Stderr
-	if *jobs > 1 {
-		cellOut = progress.Plain(os.Stderr)
-	}
-	runner, err := newCellRunner(cellOut)
+	runner, err := newSweepRunner(opts.Jobs)
 	if err != nil {
 		return err
 	}
@@ -117,7 +95,7 @@ func runTable(id string, args []string) error {
 	if sweep != nil && sweep.Report != nil {
 		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d copied from another table, %d failed%s; report %s\n",
 			id, sweep.Ran, sweep.Skipped, sweep.Shared, len(sweep.Failed), sweepExtras(sweep), sweep.ReportPath)
-		if jerr := printReportJSON(sweep.Report, *asJSON); jerr != nil && err == nil {
+		if jerr := printReportJSON(sweep.Report, *f.asJSON); jerr != nil && err == nil {
 			err = jerr
 		}
 	}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/geomix-go/geomix/datasets"
-	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/geomix-go/geomix/reproduce/tables"
 )
 
@@ -36,50 +34,38 @@ func runTune(args []string) error {
 	size := fs.Int("size", 0, fmt.Sprintf("configurations per cell: the whole grid when it has at most this many, else a seeded random subset of this size, which holds every smaller one's configurations (default %d, %d with --quick)",
 		tables.DefaultTuneSize, tables.QuickTuneSize))
 	seed := fs.Int64("seed", 1, "seed of the random subset: the same seed, size and method give the same configurations on every data set, shard and rerun")
-	quick := fs.Bool("quick", false, "1 run, few epochs, a tiny grid, small data sets only: a smoke test, NOT the paper's protocol")
-	out := fs.String("out", "results", "results directory: configurations in DIR/tune/<table>/, selected cells and the report in DIR/<table>/ and DIR/<table>.md")
-	force := fs.Bool("force", false, "retrain configurations that already have a record")
-	asJSON := fs.Bool("json", false, "also print the table's report as JSON on stdout")
-	jobs := fs.Int("jobs", 1, "configurations to train at once (each keeps one core busy on the pure-Go backend; records do not depend on it)")
-	dryRun := fs.Bool("dry-run", false, "list every configuration and its state, and each cell's selection, without training")
-	reportOnly := fs.Bool("report-only", false, "render DIR/<table>.md from the records without training")
-	dataDir := fs.String("data", "", "data root (sets $"+datasets.EnvData+"; default $"+datasets.EnvData+" or the user cache)")
-	shardF := addShardFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	f := addSweepFlags(fs, sweepHelp{
+		jobs:       jobsHelp("configurations"),
+		quick:      "1 run, few epochs, a tiny grid, small data sets only: a smoke test, NOT the paper's protocol",
+		out:        "results directory: configurations in DIR/tune/<table>/, selected cells and the report in DIR/<table>/ and DIR/<table>.md",
+		force:      "retrain configurations that already have a record",
+		asJSON:     "also print the table's report as JSON on stdout",
+		dryRun:     "list every configuration and its state, and each cell's selection, without training",
+		reportOnly: "render DIR/<table>.md from the records without training",
+	})
+	if err := parseSweepArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *table == "" {
 		return fmt.Errorf("--table is required: table2, table3 or table4")
 	}
-	if *jobs < 1 {
-		return fmt.Errorf("--jobs %d: want >= 1", *jobs)
-	}
 	if *size < 0 {
 		return fmt.Errorf("--size %d: want >= 1 (0 for the default)", *size)
 	}
-	shard, err := shardF.resolve("tune", os.Getenv)
+	opts, err := f.options("tune", args)
 	if err != nil {
 		return err
-	}
-	if *dataDir != "" {
-		if err := os.Setenv(datasets.EnvData, *dataDir); err != nil {
-			return err
-		}
 	}
 	sweep := tables.TuneSweep{Table: *table, Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Size: *size, Seed: *seed}
 	if err := sweep.Check(); err != nil {
 		return err
 	}
-	opts := tables.Options{Quick: *quick, OutDir: *out, Force: *force, Command: commandLine("tune", args), Jobs: *jobs, Shard: shard}
-	if *dryRun {
+	if f.dryRunSet() {
 		return printTunePlan(sweep, opts)
 	}
 	var report *tables.Report
 	var path string
-	if *reportOnly {
+	if *f.reportOnly {
 		spec, err := tables.SpecFor(*table)
 		if err != nil {
 			return err
@@ -89,11 +75,7 @@ func runTune(args []string) error {
 			return err
 		}
 	} else {
-		var cellOut io.Writer = os.Stderr
-		if *jobs > 1 {
-			cellOut = progress.Plain(os.Stderr)
-		}
-		runner, err := newCellRunner(cellOut)
+		runner, err := newSweepRunner(opts.Jobs)
 		if err != nil {
 			return err
 		}
@@ -111,10 +93,10 @@ func runTune(args []string) error {
 			return stoppedExit(err, received(), opts.Command)
 		}
 	}
-	if *reportOnly {
+	if *f.reportOnly {
 		fmt.Fprintf(os.Stderr, "tune %s: report %s rendered from the records, nothing trained\n", *table, path)
 	}
-	return printReportJSON(report, *asJSON)
+	return printReportJSON(report, *f.asJSON)
 }
 
 // printTunePlan prints every configuration of the sweep with its state, then each cell's search.

@@ -3,7 +3,6 @@ package epochcost
 import (
 	"fmt"
 	"runtime"
-	"runtime/metrics"
 	"slices"
 	"time"
 
@@ -189,7 +188,7 @@ func (e *epochTimer) step(epoch int) error { return e.stepper.Step(epoch) }
 
 // peakHeap runs epochs epochs numbered from first on, sampling the heap, and returns its peak in bytes.
 func (e *epochTimer) peakHeap(first, epochs int) (uint64, error) {
-	peak := samplePeakHeap()
+	peak := SamplePeakHeap()
 	for i := range epochs {
 		if err := e.step(first + i); err != nil {
 			peak()
@@ -197,31 +196,4 @@ func (e *epochTimer) peakHeap(first, epochs int) (uint64, error) {
 		}
 	}
 	return peak(), nil
-}
-
-// samplePeakHeap samples the Go heap every millisecond until the returned function is called,
-// which returns the largest live-and-unswept heap object bytes seen.
-func samplePeakHeap() func() uint64 {
-	done := make(chan struct{})
-	result := make(chan uint64)
-	go func() {
-		var peak uint64
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}} // no stop-the-world
-		ticker := time.NewTicker(time.Millisecond)
-		defer ticker.Stop()
-		for {
-			metrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
-			select {
-			case <-done:
-				result <- peak
-				return
-			case <-ticker.C:
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		return <-result
-	}
 }

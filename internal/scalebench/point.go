@@ -2,13 +2,13 @@ package scalebench
 
 import (
 	"fmt"
-	"runtime/metrics"
 	"time"
 
 	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix/backbones"
 	"github.com/geomix-go/geomix/geomix/presets"
 	"github.com/geomix-go/geomix/geomix/training"
+	"github.com/geomix-go/geomix/internal/epochcost"
 	"github.com/geomix-go/geomix/internal/stats"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/ml/context"
@@ -94,7 +94,7 @@ func RunPoint(backend backends.Backend, n int, method string, epochs int, seed u
 	// dropped, as a program holding its data in one place would.
 	g.Features.ColIdx, g.Features.Values, g.Src, g.Dst = nil, nil, nil, nil
 	g = nil
-	peakHeap := samplePeakHeap()
+	peakHeap := epochcost.SamplePeakHeap()
 	if err := s.Step(0); err != nil {
 		peakHeap()
 		return nil, err
@@ -113,30 +113,4 @@ func RunPoint(backend backends.Backend, n int, method string, epochs int, seed u
 	p.MillisPerEpoch = stats.Median(p.Millis)
 	p.PeakHeapMiB = float64(peakHeap()) / (1 << 20)
 	return p, nil
-}
-
-// samplePeakHeap samples the Go heap's objects every millisecond until the returned function is
-// called, which returns the largest size seen in bytes.
-func samplePeakHeap() func() uint64 {
-	done, result := make(chan struct{}), make(chan uint64)
-	go func() {
-		var peak uint64
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}} // no stop-the-world
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			metrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
-			select {
-			case <-done:
-				result <- peak
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		return <-result
-	}
 }
