@@ -99,6 +99,7 @@ func runAll(args []string, steps []allStep, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	plannedCost = tables.PlanCost{}
 	sum := AllSummary{Command: commandLine("all", args), Jobs: *jobs, Quick: *quick, GitRev: tables.GitRevision(".", *out), Started: time.Now().UTC()}
 	for i, s := range selected {
 		stepArgs := []string{"--out", *out}
@@ -152,6 +153,11 @@ func runAll(args []string, steps []allStep, stdout io.Writer) error {
 		}
 	}
 	if *dryRun {
+		fmt.Fprintf(stdout, "== all\n%s", plannedCost.Text("cells and points"))
+		if plannedCost.Cells > 0 {
+			fmt.Fprintf(stdout, "; with --jobs %d, at least %s of wall time", *jobs, tables.Duration(plannedCost.Seconds/float64(*jobs)))
+		}
+		fmt.Fprintln(stdout)
 		return nil
 	}
 	fmt.Fprint(stdout, allMarkdown(sum))

@@ -319,7 +319,10 @@ func printPoints(cells []tables.PlannedCell, err error) error {
 	for _, c := range cells {
 		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", c.Cell, c.Runs, planState(c), c.Path)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return printPlanCost(cells, "points")
 }
 
 // parseNumbers parses a comma-separated flag value with parse, naming the flag and the bad word.

@@ -138,7 +138,23 @@ func printPlan(spec *tables.Spec, opts tables.Options) error {
 	for _, c := range cells {
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", c.Dataset, c.Method, c.Runs, planState(c), c.Path)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return printPlanCost(cells, "cells")
+}
+
+// plannedCost adds up the costs the dry runs of this process printed: `reproduce all --dry-run`
+// gives their total.
+var plannedCost tables.PlanCost
+
+// printPlanCost prints on stdout what the planned cells (units: "cells", "points", ...) not yet
+// finished still need to train, and adds it to plannedCost.
+func printPlanCost(cells []tables.PlannedCell, units string) error {
+	c := tables.CostOf(cells)
+	plannedCost = plannedCost.Add(c)
+	_, err := fmt.Fprintln(os.Stdout, c.Text(units))
+	return err
 }
 
 // planState is a planned cell's state, with its finished runs when in progress and the process

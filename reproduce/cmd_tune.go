@@ -114,6 +114,9 @@ func printTunePlan(sweep tables.TuneSweep, opts tables.Options) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	if err := printPlanCost(cells, "configurations"); err != nil {
+		return err
+	}
 	return printTuneStatus(os.Stdout, sweep, opts)
 }
 

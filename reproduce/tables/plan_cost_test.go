@@ -1,0 +1,45 @@
+package tables
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCostOf: finished and copied cells cost nothing, an in-progress cell its runs left, a
+// configuration of a tuning its cell's committed cost, and a cell without a record its data set's
+// mean, every cost read from the committed table.
+func TestCostOf(t *testing.T) {
+	gcn, ok := committedCosts["table2/cora-gcn"]
+	if !ok {
+		t.Fatal("cell_costs.json has no table2/cora-gcn")
+	}
+	perRun := gcn.Seconds / float64(gcn.Runs)
+	out := t.TempDir()
+	cell := func(dataset, method string, runs, done int, state, path string) PlannedCell {
+		return PlannedCell{Cell: Cell{Dataset: dataset, Method: method, Runs: runs}, Path: path, State: state, Done: done}
+	}
+	cells := []PlannedCell{
+		cell("cora", "gcn", 5, 5, StateFinished, filepath.Join(out, "table2", "cora-gcn.json")),
+		cell("cora", "gcn", 5, 0, StateShared, filepath.Join(out, "table5", "cora-gcn.json")),
+		cell("cora", "gcn", 5, 2, StateInProgress, filepath.Join(out, "table2", "cora-gcn.json")),
+		cell("cora", "gcn", 5, 0, StateToRun, filepath.Join(out, "tune", "table2", "cora-gcn", "0123456789.json")),
+		cell("cora", "nosuchmethod", 1, 0, StateToRun, filepath.Join(out, "table2", "cora-nosuchmethod.json")),
+	}
+	got := CostOf(cells)
+	if got.Cells != 3 || got.Measured != 2 {
+		t.Fatalf("CostOf: %d cells, %d measured; want 3 and 2", got.Cells, got.Measured)
+	}
+	mean := cellCost(cells[4].Path, "cora", 1)
+	want := 3*perRun + 5*perRun + mean
+	if math.Abs(got.Seconds-want) > 1e-9*want {
+		t.Errorf("CostOf: %g s, want %g s (3 runs left and a tuning configuration of cora-gcn at %g s per run, and %g s estimated)", got.Seconds, want, perRun, mean)
+	}
+	if text := got.Text("cells"); !strings.HasPrefix(text, "3 cells to train, about ") || !strings.Contains(text, "2 at their committed record's measured cost, 1 at") {
+		t.Errorf("Text: %q", text)
+	}
+	if text := CostOf(cells[:2]).Text("points"); text != "nothing left to train" {
+		t.Errorf("Text of finished cells: %q", text)
+	}
+}
