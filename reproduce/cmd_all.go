@@ -86,11 +86,8 @@ func runAll(args []string, steps []allStep, stdout io.Writer) error {
 	only := fs.String("only", "", "comma-separated sweeps to run (default: all of "+stepIDs(steps)+")")
 	dryRun := fs.Bool("dry-run", false, "list every sweep's cells and their state without training")
 	dataDir := fs.String("data", "", "data root passed to every sweep (default $GEOMIX_DATA or the user cache)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *jobs < 1 {
 		return fmt.Errorf("--jobs %d: want >= 1", *jobs)

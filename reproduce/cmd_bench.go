@@ -58,11 +58,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	var sets setFlags
 	fs.Var(&sets, "set", "override a hyper-parameter of every cell, repeatable: "+strings.Join(geomix.ParamNames(), ", "))
 	torch := addTorchFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *epochs < 1 {
 		return fmt.Errorf("--epochs %d: want at least 1", *epochs)

@@ -94,11 +94,8 @@ func runBenchScale(args []string, stdout, stderr io.Writer) error {
 	point := fs.Bool("point", false, "measure one point in this process and print it as JSON (what the parent runs in each child)")
 	memProfile := fs.String("memprofile", "", "with --point: write a heap profile (live objects at the last collection) after the last epoch to this file")
 	cpuProfile := fs.String("cpuprofile", "", "with --point: write a CPU profile of the whole point (generation, setup, epochs) to this file")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *epochs < 1 {
 		return fmt.Errorf("--epochs %d: want at least 1", *epochs)

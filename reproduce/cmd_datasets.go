@@ -56,11 +56,8 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 	export := fs.String("export", "", "also write each data set listed as DIR/<name>.npz, the arrays our trainers see (numpy; see datasets.Graph.WriteNPZ)")
 	rawFeatures := fs.Bool("raw-features", false, "load features without the row normalisation (as the presets with --no_feat_norm do)")
 	pileupEvents := fs.Int("pileup-events", 200, "events read per Pileup file present under DATA/pileup/ for its statistics (listed unless --names or --json)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *files {
 		printFiles(stdout)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/geomix-go/geomix/datasets/pileup"
 	"github.com/geomix-go/geomix/geomix"
-	"github.com/geomix-go/geomix/internal/progress"
 	"github.com/geomix-go/geomix/reproduce/tables"
 	"github.com/geomix-go/geomix/viz"
 )
@@ -49,7 +48,7 @@ func runFigurePileup(args []string) error {
 	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated methods: "+strings.Join(tables.PileupMethods, ", "))
 	eventsDir := fs.String("events-dir", "", "read the events only from DIR/pileup/test_{gg,qq}_PU*.root (e.g. written by pileup-simulate or downloaded from the Zenodo record)")
 	f := addFigureFlags(fs, tables.FigurePileup)
-	if err := parseSweepArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	sweep := tables.PileupSweep{Shifts: splitList(*shiftFlag), Methods: splitList(*mFlag)}
@@ -66,11 +65,7 @@ func runFigurePileup(args []string) error {
 	return runFigure(f, figureSweep{id: tables.FigurePileup,
 		plan: func(o tables.Options) ([]tables.PlannedCell, error) { return tables.PlanPileup(sweep, o) },
 		run: func(_ tables.CellRunner, o tables.Options) (any, string, error) {
-			var out io.Writer = os.Stderr
-			if o.Jobs > 1 {
-				out = progress.Plain(os.Stderr)
-			}
-			runner, err := newPileupRunner(data, out)
+			runner, err := newPileupRunner(data, cellOutput(o.Jobs))
 			if err != nil {
 				return nil, "", err
 			}

@@ -81,13 +81,12 @@ func runFigure(f *sweepFlags, s figureSweep, args []string) error {
 	if *f.reportOnly {
 		report, path, err = s.render(opts)
 	} else {
-		runner, rerr := newSweepRunner(opts.Jobs)
+		runner, received, release, rerr := startSweep(&opts)
 		if rerr != nil {
 			return rerr
 		}
-		stop, received, release := signalStop(os.Stderr)
 		defer release()
-		opts.Stop, sig = stop, received
+		sig = received
 		report, path, err = s.run(runner, opts)
 	}
 	if sig != nil {
@@ -121,7 +120,7 @@ func runFigureHyper(args []string) error {
 	alphaFlag := fs.String("alphas", joinNumbers(def.Alphas), "comma-separated values of alpha in [0, 1]")
 	hopsFlag := fs.String("hops", joinNumbers(def.Hops), "comma-separated numbers of mixup hops K >= 1")
 	f := addFigureFlags(fs, tables.FigureHyper)
-	if err := parseSweepArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	grid := tables.Grid{Datasets: splitList(*dsFlag), Methods: splitList(*mFlag)}
@@ -156,7 +155,7 @@ func runFigureBackbones(args []string) error {
 	bFlag := fs.String("backbones", strings.Join(def.Backbones, ","), "comma-separated backbones, each also trained plainly")
 	mFlag := fs.String("methods", strings.Join(def.Methods, ","), "comma-separated mixing methods: "+strings.Join(tables.BackboneMixings, ", "))
 	f := addFigureFlags(fs, tables.FigureBackbones)
-	if err := parseSweepArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	sweep := tables.BackboneSweep{Datasets: splitList(*dsFlag), Backbones: splitList(*bFlag), Methods: splitList(*mFlag)}
@@ -208,7 +207,7 @@ func runFigureTSNE(args []string) error {
 		asJSON:     "also print the report as JSON on stdout",
 		reportOnly: "render the report and charts from the records in DIR without training",
 	})
-	if err := parseSweepArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	sweep := tables.TSNESweep{Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Config: def.Config}

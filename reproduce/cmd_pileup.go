@@ -34,11 +34,8 @@ func runPileupSimulate(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "data root to write into: files go to DIR/pileup/ (required)")
 	events := fs.Int("events", 1000, "events per file")
 	seed := fs.Uint64("seed", pileup.DefaultSimSeed, "simulation seed (each sample has its own stream)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *out == "" {
 		return fmt.Errorf("--out DIR is required")
@@ -69,11 +66,8 @@ func runPileupCalibration(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", filepath.Join("results", "pileup-calibration.md"), "report to write")
 	events := fs.Int("events", 2000, "events simulated per sample")
 	seed := fs.Uint64("seed", pileup.DefaultSimSeed, "simulation seed")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *events <= 0 {
 		return fmt.Errorf("--events %d, expected a positive number", *events)

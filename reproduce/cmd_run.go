@@ -81,11 +81,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	checkpoint := fs.String("checkpoint", "", "keep the state between runs in this file: the same command, rerun after an interruption, resumes at the run it was in (the file is deleted at the end)")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a hyper-parameter, repeatable: "+strings.Join(geomix.ParamNames(), ", "))
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if _, err := methods.New(*method); err != nil {
 		return err

@@ -65,7 +65,7 @@ func runTable(id string, args []string) error {
 		dryRun:     "list the selected cells and their state (finished, in progress, to run) without training",
 		reportOnly: "render DIR/" + id + ".md from the records in DIR without training any cell (--datasets and --methods are ignored)",
 	})
-	if err := parseSweepArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	opts, err := f.options(id, args)
@@ -84,13 +84,11 @@ func runTable(id string, args []string) error {
 		fmt.Fprintf(os.Stderr, "%s: report %s rendered from the records, nothing trained\n", id, path)
 		return printReportJSON(report, *f.asJSON)
 	}
-	runner, err := newSweepRunner(opts.Jobs)
+	runner, received, release, err := startSweep(&opts)
 	if err != nil {
 		return err
 	}
-	stop, received, release := signalStop(os.Stderr)
 	defer release()
-	opts.Stop = stop
 	sweep, err := tables.Run(spec, runner, opts)
 	if sweep != nil && sweep.Report != nil {
 		fmt.Fprintf(os.Stderr, "%s: %d cells run, %d skipped (finished earlier), %d copied from another table, %d failed%s; report %s\n",
@@ -174,11 +172,8 @@ func planState(c tables.PlannedCell) string {
 func runList(args []string) error {
 	fs := newFlagSet("list", os.Stderr)
 	out := fs.String("out", "results", "results directory whose finished cells are counted")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tKIND\tSTATUS\tWHAT\tCOMMAND\tNOTE")

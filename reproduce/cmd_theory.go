@@ -37,11 +37,8 @@ func runTheory(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print a JSON array of {name, predicted, observed, tolerance, pass} instead of a table")
 	quick := fs.Bool("quick", false, "smaller graphs and fewer replicates (seconds; wider, still sampling-derived tolerances)")
 	seed := fs.Uint64("seed", 1, "seed of every sample")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	bar := progressbar.NewOptions(len(theory.Names()), progressbar.OptionSetWriter(stderr),
 		progressbar.OptionSetDescription("theory checks"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())

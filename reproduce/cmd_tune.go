@@ -43,7 +43,7 @@ func runTune(args []string) error {
 		dryRun:     "list every configuration and its state, and each cell's selection, without training",
 		reportOnly: "render DIR/<table>.md from the records without training",
 	})
-	if err := parseSweepArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	if *table == "" {
@@ -75,13 +75,11 @@ func runTune(args []string) error {
 			return err
 		}
 	} else {
-		runner, err := newSweepRunner(opts.Jobs)
+		runner, received, release, err := startSweep(&opts)
 		if err != nil {
 			return err
 		}
-		stop, received, release := signalStop(os.Stderr)
 		defer release()
-		opts.Stop = stop
 		report, path, err = tables.RunTune(sweep, runner, opts)
 		if path != "" { // the report is written also when configurations failed or the sweep stopped
 			if serr := printTuneStatus(os.Stderr, sweep, opts); serr != nil && err == nil {

@@ -50,6 +50,17 @@ func newFlagSet(name string, out io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// parseArgs parses args into fs and refuses positional arguments.
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return nil
+}
+
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: go run ./reproduce <command> [flags]\n\ncommands:")
 	names := make([]string, 0, len(commands))

@@ -54,17 +54,6 @@ func jobsHelp(units string) string {
 	return units + " to train at once (each keeps one core busy on the pure-Go backend; records do not depend on it)"
 }
 
-// parseSweepArgs parses args into fs and refuses positional arguments.
-func parseSweepArgs(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	return nil
-}
-
 // options checks the parsed flags of command id (a --jobs below 1, the shard), points $GEOMIX_DATA
 // at --data when given, and returns the sweep's options with the command line that resumes it.
 func (f *sweepFlags) options(id string, args []string) (tables.Options, error) {
@@ -94,12 +83,22 @@ func (f *sweepFlags) options(id string, args []string) (tables.Options, error) {
 // dryRunSet reports whether --dry-run was given (false for a command without it).
 func (f *sweepFlags) dryRunSet() bool { return f.dryRun != nil && *f.dryRun }
 
-// newSweepRunner returns the cell runner of a sweep training jobs cells at once: progress bars on
-// stderr for one, plain progress lines for several (their bars would redraw over each other).
-func newSweepRunner(jobs int) (tables.CellRunner, error) {
-	var out io.Writer = os.Stderr
+// cellOutput is where the cells of a sweep training jobs cells at once show their progress: bars
+// on stderr for one, plain progress lines for several (their bars would redraw over each other).
+func cellOutput(jobs int) io.Writer {
 	if jobs > 1 {
-		out = progress.Plain(os.Stderr)
+		return progress.Plain(os.Stderr)
 	}
-	return newCellRunner(out)
+	return os.Stderr
+}
+
+// startSweep returns the cell runner of a sweep training opts.Jobs cells at once (cellOutput) and
+// starts listening for SIGINT and SIGTERM (signalStop): opts.Stop is closed on the first, received
+// returns it, and release, which the caller defers, stops listening.
+func startSweep(opts *tables.Options) (runner tables.CellRunner, received func() os.Signal, release func(), err error) {
+	if runner, err = newCellRunner(cellOutput(opts.Jobs)); err != nil {
+		return nil, nil, nil, err
+	}
+	opts.Stop, received, release = signalStop(os.Stderr)
+	return runner, received, release, nil
 }

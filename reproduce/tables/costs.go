@@ -83,12 +83,27 @@ func costKey(path string) string {
 	return filepath.Base(filepath.Dir(path)) + "/" + strings.TrimSuffix(filepath.Base(path), ".json")
 }
 
+// measuredCost is the committed cost of the record at path: its own, or for a configuration of a
+// tuning (DIR/tune/<table>/<dataset>-<method>/<id>.json) the cost of the cell it tunes
+// (<table>/<dataset>-<method>), whose protocol it shares.
+func measuredCost(path string) (CellCost, bool) {
+	if c, ok := committedCosts[costKey(path)]; ok {
+		return c, true
+	}
+	cellDir := filepath.Dir(path)
+	if filepath.Base(filepath.Dir(filepath.Dir(cellDir))) != "tune" {
+		return CellCost{}, false
+	}
+	c, ok := committedCosts[filepath.Base(filepath.Dir(cellDir))+"/"+filepath.Base(cellDir)]
+	return c, ok
+}
+
 // cellCost is the cost in seconds a shard assignment gives the cell of table stored at path with
-// runs runs on dataset: its committed record's seconds_total (per run, times runs) when there is
-// one, else an estimate: the committed cells' mean seconds per run on dataset (on every data set
+// runs runs on dataset: its committed cost (measuredCost: seconds_total per run, times runs) when
+// there is one, else an estimate: the committed cells' mean seconds per run on dataset (on every data set
 // when dataset has none) times runs. Sums run in key order, so every process gets the same bits.
 func cellCost(path, dataset string, runs int) float64 {
-	if c, ok := committedCosts[costKey(path)]; ok {
+	if c, ok := measuredCost(path); ok {
 		return c.Seconds / float64(c.Runs) * float64(runs)
 	}
 	var sum, all float64

@@ -1,9 +1,6 @@
 package tables
 
-import (
-	"fmt"
-	"path/filepath"
-)
+import "fmt"
 
 // PlanCost is the training a planned sweep still needs, from the committed cells' measured costs.
 type PlanCost struct {
@@ -15,8 +12,8 @@ type PlanCost struct {
 	Seconds float64
 }
 
-// CostOf returns the training the cells not yet finished still need: each cell's committed
-// record's seconds per run (measuredCost; else its data set's mean, as the shards balance cells)
+// CostOf returns the training the cells not yet finished still need, as the shards weigh them
+// (cellCost): each cell's committed seconds per run (measuredCost), else its data set's mean,
 // times its runs left.
 func CostOf(cells []PlannedCell) PlanCost {
 	var c PlanCost
@@ -29,29 +26,12 @@ func CostOf(cells []PlannedCell) PlanCost {
 			runs -= p.Done
 		}
 		c.Cells++
-		if m, ok := measuredCost(p.Path); ok {
+		if _, ok := measuredCost(p.Path); ok {
 			c.Measured++
-			c.Seconds += m.Seconds / float64(m.Runs) * float64(runs)
-			continue
 		}
 		c.Seconds += cellCost(p.Path, p.Dataset, runs)
 	}
 	return c
-}
-
-// measuredCost is the committed cost of the record at path: its own, or for a configuration of a
-// tuning (DIR/tune/<table>/<dataset>-<method>/<id>.json) the cost of the cell it tunes
-// (<table>/<dataset>-<method>), whose protocol it shares.
-func measuredCost(path string) (CellCost, bool) {
-	if c, ok := committedCosts[costKey(path)]; ok {
-		return c, true
-	}
-	cellDir := filepath.Dir(path)
-	if filepath.Base(filepath.Dir(filepath.Dir(cellDir))) != "tune" {
-		return CellCost{}, false
-	}
-	c, ok := committedCosts[filepath.Base(filepath.Dir(cellDir))+"/"+filepath.Base(cellDir)]
-	return c, ok
 }
 
 // Add returns the sum of two plans' costs.
