@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // cellCostsJSON is what CommittedCosts read from the committed records under results/ when it was
@@ -78,49 +80,90 @@ func CommittedCosts(dir string) (map[string]CellCost, error) {
 	return costs, nil
 }
 
-// costKey is the key of the record at path in a cost table: "<table>/<record name without .json>".
+// costKey is the key of the record at path in a cost table: "<table>/<record name without .json>";
+// for a configuration of a tuning (DIR/tune/<table>/<dataset>-<method>/<id>.json) the key of the
+// cell it tunes ("<table>/<dataset>-<method>"), whose protocol it shares.
 func costKey(path string) string {
-	return filepath.Base(filepath.Dir(path)) + "/" + strings.TrimSuffix(filepath.Base(path), ".json")
+	dir := filepath.Dir(path)
+	if filepath.Base(filepath.Dir(filepath.Dir(dir))) == "tune" {
+		return filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
+	}
+	return filepath.Base(dir) + "/" + strings.TrimSuffix(filepath.Base(path), ".json")
 }
 
-// measuredCost is the committed cost of the record at path: its own, or for a configuration of a
-// tuning (DIR/tune/<table>/<dataset>-<method>/<id>.json) the cost of the cell it tunes
-// (<table>/<dataset>-<method>), whose protocol it shares.
+// measuredCost is the committed cost of the record at path (costKey: a tuning's configuration
+// costs what its cell does).
 func measuredCost(path string) (CellCost, bool) {
-	if c, ok := committedCosts[costKey(path)]; ok {
-		return c, true
-	}
-	cellDir := filepath.Dir(path)
-	if filepath.Base(filepath.Dir(filepath.Dir(cellDir))) != "tune" {
-		return CellCost{}, false
-	}
-	c, ok := committedCosts[filepath.Base(filepath.Dir(cellDir))+"/"+filepath.Base(cellDir)]
+	c, ok := committedCosts[costKey(path)]
 	return c, ok
 }
 
 // cellCost is the cost in seconds a shard assignment gives the cell of table stored at path with
 // runs runs on dataset: its committed cost (measuredCost: seconds_total per run, times runs) when
-// there is one, else an estimate: the committed cells' mean seconds per run on dataset (on every data set
-// when dataset has none) times runs. Sums run in key order, so every process gets the same bits.
+// there is one, else estimatedPerRun times runs.
 func cellCost(path, dataset string, runs int) float64 {
 	if c, ok := measuredCost(path); ok {
 		return c.Seconds / float64(c.Runs) * float64(runs)
 	}
-	var sum, all float64
-	var n, nAll int
-	for _, k := range slices.Sorted(maps.Keys(committedCosts)) {
+	return estimatedPerRun(path, dataset) * float64(runs)
+}
+
+// costKind is what a record's name says besides its data set: "gat" for table2/cora-gat,
+// "gat-geomix1" for figure-backbones/twitch-ood-gat-geomix1; the cells of one kind on different
+// data sets train the same model for the same epochs.
+func costKind(key, dataset string) string {
+	return strings.TrimPrefix(key[strings.IndexByte(key, '/')+1:], dataset+"-")
+}
+
+// costModel holds, from the committed costs, each data set's mean seconds per run (perDataset;
+// overall the mean of every cell) and each kind's factor: the geometric mean, over its committed
+// cells, of the cell's seconds per run over its data set's mean. Sums run in key order, so every
+// process gets the same bits.
+type costModel struct {
+	perDataset map[string]float64
+	overall    float64
+	factor     map[string]float64
+}
+
+// committedCostModel is costModel of committedCosts.
+var committedCostModel = sync.OnceValue(func() costModel {
+	keys := slices.Sorted(maps.Keys(committedCosts))
+	sum, n := map[string]float64{}, map[string]int{}
+	m := costModel{perDataset: map[string]float64{}, factor: map[string]float64{}}
+	for _, k := range keys {
 		c := committedCosts[k]
-		perRun := c.Seconds / float64(c.Runs)
-		all, nAll = all+perRun, nAll+1
-		if c.Dataset == dataset {
-			sum, n = sum+perRun, n+1
-		}
+		sum[c.Dataset] += c.Seconds / float64(c.Runs)
+		n[c.Dataset]++
+		m.overall += c.Seconds / float64(c.Runs) / float64(len(keys))
 	}
-	switch {
-	case n > 0:
-		return sum / float64(n) * float64(runs)
-	case nAll > 0:
-		return all / float64(nAll) * float64(runs)
+	for d, s := range sum {
+		m.perDataset[d] = s / float64(n[d])
 	}
-	return float64(runs)
+	logSum, kinds := map[string]float64{}, map[string]int{}
+	for _, k := range keys {
+		c := committedCosts[k]
+		kind := costKind(k, c.Dataset)
+		logSum[kind] += math.Log(c.Seconds / float64(c.Runs) / m.perDataset[c.Dataset])
+		kinds[kind]++
+	}
+	for kind, s := range logSum {
+		m.factor[kind] = math.Exp(s / float64(kinds[kind]))
+	}
+	return m
+})
+
+// estimatedPerRun is the seconds per run of a cell without a measured cost: its data set's mean
+// (every cell's mean when the data set has none) times its kind's factor (1 for a kind without a
+// committed cell). A GAT point on Twitch so weighs what GAT's cells cost relative to the other
+// cells of their data sets, not what an average Twitch cell costs.
+func estimatedPerRun(path, dataset string) float64 {
+	m := committedCostModel()
+	perRun, ok := m.perDataset[dataset]
+	if !ok {
+		perRun = m.overall
+	}
+	if f, ok := m.factor[costKind(costKey(path), dataset)]; ok {
+		perRun *= f
+	}
+	return max(perRun, 1)
 }

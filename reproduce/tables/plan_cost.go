@@ -6,15 +6,15 @@ import "fmt"
 type PlanCost struct {
 	// Cells is how many planned cells are not finished (to run, in progress or stale); Measured
 	// how many of them have a committed record whose cost is known, the others being estimated
-	// from their data set's mean cost per run (cellCost).
+	// from the committed cells of their data set and of their kind (estimatedPerRun).
 	Cells, Measured int
 	// Seconds is their training time on one core: an in-progress cell counts its remaining runs.
 	Seconds float64
 }
 
 // CostOf returns the training the cells not yet finished still need, as the shards weigh them
-// (cellCost): each cell's committed seconds per run (measuredCost), else its data set's mean,
-// times its runs left.
+// (cellCost): each cell's committed seconds per run (measuredCost), else its estimate
+// (estimatedPerRun), times its runs left.
 func CostOf(cells []PlannedCell) PlanCost {
 	var c PlanCost
 	for _, p := range cells {
@@ -45,6 +45,6 @@ func (c PlanCost) Text(units string) string {
 	if c.Cells == 0 {
 		return "nothing left to train"
 	}
-	return fmt.Sprintf("%d %s to train, about %s of training on one core (%d at their committed record's measured cost, %d at their data set's mean cost per run)",
+	return fmt.Sprintf("%d %s to train, about %s of training on one core (%d at their committed record's measured cost, %d estimated from their data set's and their method's other cells)",
 		c.Cells, units, Duration(c.Seconds), c.Measured, c.Cells-c.Measured)
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // TestCostOf: finished and copied cells cost nothing, an in-progress cell its runs left, a
-// configuration of a tuning its cell's committed cost, and a cell without a record its data set's
-// mean, every cost read from the committed table.
+// configuration of a tuning its cell's committed cost, and a cell without a record and of no
+// committed kind its data set's mean, every cost read from the committed table.
 func TestCostOf(t *testing.T) {
 	gcn, ok := committedCosts["table2/cora-gcn"]
 	if !ok {
@@ -36,10 +36,45 @@ func TestCostOf(t *testing.T) {
 	if math.Abs(got.Seconds-want) > 1e-9*want {
 		t.Errorf("CostOf: %g s, want %g s (3 runs left and a tuning configuration of cora-gcn at %g s per run, and %g s estimated)", got.Seconds, want, perRun, mean)
 	}
-	if text := got.Text("cells"); !strings.HasPrefix(text, "3 cells to train, about ") || !strings.Contains(text, "2 at their committed record's measured cost, 1 at") {
+	if text := got.Text("cells"); !strings.HasPrefix(text, "3 cells to train, about ") || !strings.Contains(text, "2 at their committed record's measured cost, 1 estimated") {
 		t.Errorf("Text: %q", text)
 	}
 	if text := CostOf(cells[:2]).Text("points"); text != "nothing left to train" {
 		t.Errorf("Text of finished cells: %q", text)
+	}
+}
+
+// TestEstimateWeighsTheKind: a GAT point of the backbone figure on Twitch, without a record, is
+// estimated at Twitch's mean seconds per run times the geometric mean of what the committed
+// GAT + GeoMix-I points cost over their own data sets' means, computed here from the table.
+func TestEstimateWeighsTheKind(t *testing.T) {
+	mean := func(dataset string) float64 {
+		var sum float64
+		var n int
+		for _, c := range committedCosts {
+			if c.Dataset == dataset {
+				sum, n = sum+c.Seconds/float64(c.Runs), n+1
+			}
+		}
+		if n == 0 {
+			t.Fatalf("no committed cell on %s", dataset)
+		}
+		return sum / float64(n)
+	}
+	var logs []float64
+	for _, d := range []string{"cora", "citeseer"} {
+		c, ok := committedCosts["figure-backbones/"+d+"-gat-geomix1"]
+		if !ok {
+			t.Fatalf("cell_costs.json has no figure-backbones/%s-gat-geomix1", d)
+		}
+		logs = append(logs, math.Log(c.Seconds/float64(c.Runs)/mean(d)))
+	}
+	path := filepath.Join(t.TempDir(), "figure-backbones", "twitch-ood-gat-geomix1.json")
+	want := mean("twitch-ood") * math.Exp((logs[0]+logs[1])/2) * 5
+	if got := cellCost(path, "twitch-ood", 5); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("cellCost(%s) = %.1f s, want %.1f s", path, got, want)
+	}
+	if got := cellCost(filepath.Join(t.TempDir(), "table2", "cora-nosuchmethod.json"), "cora", 1); math.Abs(got-mean("cora")) > 1e-9*got {
+		t.Errorf("a kind without cells: %.1f s, want Cora's mean %.1f s", got, mean("cora"))
 	}
 }
