@@ -10,26 +10,60 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestInverseNewtonSchulz: the product-only inverse matches a direct inverse, also for a matrix of
-// condition number 1e6.
-func TestInverseNewtonSchulz(t *testing.T) {
+// TestInverseSPD: the product-only inverse matches a direct inverse, also for a matrix of
+// condition number 1e6, and its gradient (∂a = −a⁻ᵀ w a⁻ᵀ for Σ w ⊙ a⁻¹) matches the formula and
+// the gradient through 60 differentiated Newton–Schulz steps from X₀ = a / ‖a‖∞², the layer's
+// earlier inverse, to float64 tolerance.
+func TestInverseSPD(t *testing.T) {
+	w := []float64{0.3, -1, 2, 0.5, 1, -0.7, 1.5, 0.2, -0.4}
+	// stepsFromNorm is the earlier inverse: 60 Newton–Schulz steps from a / ‖a‖∞², differentiated.
+	stepsFromNorm := func(a *Node) *Node {
+		norm := ReduceAllMax(ReduceSum(Abs(a), -1))
+		x := Div(a, Square(norm))
+		twoI := DiagonalWithValue(Scalar(a.Graph(), a.DType(), 2), 3)
+		for range 60 {
+			x = MatMul(x, Sub(twoI, MatMul(a, x)))
+		}
+		return x
+	}
 	for _, a := range [][]float64{
 		{4, 1, 0.5, 1, 3, 0.2, 0.5, 0.2, 2},
 		{1e6, 10, 0, 10, 1, 0.1, 0, 0.1, 2},
 	} {
-		out, err := ExecOnce(testutil.Backend(t), func(x *Node) *Node { return inverseNewtonSchulz(Reshape(x, 3, 3), gloGNNInverseIterations) }, a)
-		if err != nil {
-			t.Fatal(err)
+		var eig mat.EigenSym
+		if !eig.Factorize(mat.NewSymDense(3, a), false) {
+			t.Fatal("eigenvalues of", a)
 		}
-		var want mat.Dense
+		lower := eig.Values(nil)[0] / 2
+		valueAndGrad := func(inverse func(a *Node) *Node) ([][]float64, [][]float64) {
+			out, err := ExecOnce(testutil.Backend(t), func(x, w *Node) *Node {
+				inv := inverse(Reshape(x, 3, 3))
+				grad := Gradient(ReduceAllSum(Mul(inv, Reshape(w, 3, 3))), x)[0]
+				return Concatenate([]*Node{Reshape(inv, 9), Reshape(grad, 9)}, 0)
+			}, a, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := out.Value().([]float64)
+			return [][]float64{v[0:3], v[3:6], v[6:9]}, [][]float64{v[9:12], v[12:15], v[15:18]}
+		}
+		got, gotGrad := valueAndGrad(func(x *Node) *Node { return inverseSPD(x, lower, gloGNNInverseIterations) })
+		old, oldGrad := valueAndGrad(stepsFromNorm)
+		var want, wantGrad, tmp mat.Dense
 		if err := want.Inverse(mat.NewDense(3, 3, a)); err != nil {
 			t.Fatal(err)
 		}
-		got := out.Value().([][]float64)
+		tmp.Mul(want.T(), mat.NewDense(3, 3, w))
+		wantGrad.Mul(&tmp, want.T())
+		wantGrad.Scale(-1, &wantGrad)
 		for i := range 3 {
 			for j := range 3 {
-				if w := want.At(i, j); math.Abs(got[i][j]-w) > 1e-9*math.Max(1, math.Abs(w)) {
-					t.Fatalf("inverse of %v: [%d][%d] = %v, want %v", a, i, j, got[i][j], w)
+				close := func(x, y float64) bool { return math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(y)) }
+				if w := want.At(i, j); !close(got[i][j], w) || !close(old[i][j], w) {
+					t.Fatalf("inverse of %v: [%d][%d] = %v (60 steps from the norm: %v), want %v", a, i, j, got[i][j], old[i][j], w)
+				}
+				if w := wantGrad.At(i, j); !close(gotGrad[i][j], w) || !close(oldGrad[i][j], w) {
+					t.Fatalf("gradient at %v: [%d][%d] = %v (60 steps from the norm: %v), want %v", a, i, j, gotGrad[i][j], oldGrad[i][j], w)
 				}
 			}
 		}
