@@ -77,7 +77,7 @@ func loadFashionMNIST(v fmnistVariant) func(opts Options) (*Graph, error) {
 
 // fmnistData are the features, labels and 5-NN edges of the stand-in, which do not depend on the
 // split: computed once per data root and feature kind in a process (the pixel 5-NN search over
-// 15,000 images takes minutes), the splits drawn per load.
+// 15,000 images takes tens of seconds), the splits drawn per load.
 type fmnistData struct {
 	x        []float32
 	numCols  int

@@ -21,7 +21,8 @@ const knnWorkers = 2
 // (scikit-learn kneighbors_graph(include_self=True)); without, it has k other rows (PyG knn_graph,
 // loop=False). A duplicate of row i at distance 0 is never taken for row i itself.
 //
-// When progress is not nil a progress bar is written to it. The search runs on 2 goroutines.
+// When progress is not nil a progress bar is written to it. The search runs on 2 goroutines; it
+// computes each pair's distance once, for both rows (knnSearchSymmetric).
 func KNearest(x []float32, numRows, numCols, k int, includeSelf bool, progress io.Writer) ([]int32, error) {
 	if numRows <= 0 || numCols <= 0 || len(x) != numRows*numCols {
 		return nil, fmt.Errorf("kNN: matrix of %d values is not [%d, %d]", len(x), numRows, numCols)
@@ -29,13 +30,7 @@ func KNearest(x []float32, numRows, numCols, k int, includeSelf bool, progress i
 	if err := checkKNNArgs(numRows, k, includeSelf, x, numCols); err != nil {
 		return nil, err
 	}
-	rowDistances := func() func(i int) func(j int) float64 {
-		return func(i int) func(j int) float64 {
-			xi := x[i*numCols : (i+1)*numCols]
-			return func(j int) float64 { return float64(squaredDistance(xi, x[j*numCols:(j+1)*numCols])) }
-		}
-	}
-	return knnSearch(numRows, k, includeSelf, progress, rowDistances), nil
+	return knnSearchSymmetric(x, numRows, numCols, k, includeSelf, progress), nil
 }
 
 // KNearestCSR is KNearest over the rows of a sparse [NumRows, NumCols] matrix, with squared

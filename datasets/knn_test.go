@@ -77,6 +77,38 @@ func TestKNearestMatchesSortedDistances(t *testing.T) {
 	}
 }
 
+// TestKNearestMatchesRowScan: the symmetric tiled search returns the row-by-row scan's neighbours
+// (knnSearch over squaredDistance) to the index, with and without self, on sizes that end inside a
+// tile, with many exact ties and duplicate rows.
+func TestKNearestMatchesRowScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ n, f, k, levels int }{{1, 3, 1, 4}, {70, 5, 3, 3}, {200, 9, 6, 2}, {333, 16, 5, 1000}} {
+		x := make([]float32, c.n*c.f)
+		for i := range x {
+			x[i] = float32(rng.IntN(c.levels)) / float32(c.levels)
+		}
+		for _, self := range []bool{false, true} {
+			if c.n == 1 && !self {
+				continue
+			}
+			got, err := KNearest(x, c.n, c.f, c.k, self, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := knnSearch(c.n, c.k, self, nil, func() func(i int) func(j int) float64 {
+				return func(i int) func(j int) float64 {
+					return func(j int) float64 {
+						return float64(squaredDistance(x[i*c.f:(i+1)*c.f], x[j*c.f:(j+1)*c.f]))
+					}
+				}
+			})
+			if !slices.Equal(got, want) {
+				t.Errorf("n=%d f=%d k=%d self=%v: the tiled search differs from the row scan", c.n, c.f, c.k, self)
+			}
+		}
+	}
+}
+
 func TestKNearestRejectsBadInput(t *testing.T) {
 	cases := []struct {
 		x          []float32
