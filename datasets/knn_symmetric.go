@@ -26,8 +26,11 @@ func knnSearchSymmetric(x []float32, numRows, numCols, k int, includeSelf bool, 
 		m = k - 1
 	}
 	tiles := (numRows + knnTile - 1) / knnTile
+	if m == 0 {
+		tiles = 0 // every row is its own only neighbour: no pair to compare
+	}
 	var bar progress.Bar
-	if out != nil {
+	if out != nil && tiles > 0 {
 		bar = progress.New(out, int64(tiles*(tiles+1)/2), fmt.Sprintf("%d-NN over %d rows (pairs of %d-row tiles)", k, numRows, knnTile), false)
 	}
 	lists := make([]*nearestLists, knnWorkers)

@@ -82,7 +82,7 @@ func TestKNearestMatchesSortedDistances(t *testing.T) {
 // tile, with many exact ties and duplicate rows.
 func TestKNearestMatchesRowScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []struct{ n, f, k, levels int }{{1, 3, 1, 4}, {70, 5, 3, 3}, {200, 9, 6, 2}, {333, 16, 5, 1000}} {
+	for _, c := range []struct{ n, f, k, levels int }{{1, 3, 1, 4}, {70, 5, 1, 3}, {70, 5, 3, 3}, {200, 9, 6, 2}, {333, 16, 5, 1000}} {
 		x := make([]float32, c.n*c.f)
 		for i := range x {
 			x[i] = float32(rng.IntN(c.levels)) / float32(c.levels)
