@@ -54,7 +54,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
 	out := fs.String("out", "", "also write the JSON report to this file (atomically)")
-	profile := fs.Bool("profile", false, "also measure as many epochs one op at a time, every op timed on a sequential backend: ops, work (their sum), span (the longest chain of ops) and where the work goes")
+	profile := fs.Bool("profile", false, "also measure as many epochs one op at a time, every op timed on a sequential backend: ops, work (their sum), span (the longest chain of ops) , the work per op type and the heaviest ops with their shapes")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a hyper-parameter of every cell, repeatable: "+strings.Join(geomix.ParamNames(), ", "))
 	torch := addTorchFlags(fs)
@@ -134,7 +134,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 }
 
 // printCosts prints the --profile table: per cell its ops, work, span and bound with their ratios
-// to GCN's, and the three op types with the most work.
+// to GCN's and the three op types with the most work, then each cell's heaviest ops with their shapes.
 func printCosts(w io.Writer, costs []*epochcost.EpochCost) error {
 	fmt.Fprintf(w, "\none op at a time (median epoch, ms; work: the ops' summed time, span: the longest chain of ops, bound: max(work/%d, span), the least time on %d cores):\n",
 		runtime.GOMAXPROCS(0), runtime.GOMAXPROCS(0))
@@ -147,6 +147,17 @@ func printCosts(w io.Writer, costs []*epochcost.EpochCost) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.2f\t%s\t%s\n", c.Dataset, c.Label(), c.Ops, c.WorkMillis, ratioText(c.WorkRatioToGCN),
 			c.SpanMillis, ratioText(c.SpanRatioToGCN), c.BoundMillis, ratioText(c.BoundRatioToGCN), strings.Join(most, ", "))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nheaviest ops of the last epoch (ms, output shape <- input shapes):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "DATASET\tMETHOD\tOP\tMS\tSHAPES")
+	for _, c := range costs {
+		for _, n := range c.Heaviest {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s <- %s\n", c.Dataset, c.Label(), n.Op, n.WorkMillis, n.Output, strings.Join(n.Inputs, ", "))
+		}
 	}
 	return tw.Flush()
 }

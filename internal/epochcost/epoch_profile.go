@@ -47,6 +47,20 @@ type EpochCost struct {
 	BoundRatioToGCN float64 `json:"bound_ratio_to_gcn,omitempty"`
 	// ByOp is where the work goes: per op type, most work first.
 	ByOp []OpTypeCost `json:"by_op"`
+	// Heaviest are the last measured epoch's ops with the most time, most first
+	// (rowops.HeaviestOps of them).
+	Heaviest []NodeCost `json:"heaviest"`
+}
+
+// NodeCost is one op of an epoch's graphs and its time (EpochCost.Heaviest).
+type NodeCost struct {
+	// Op is the op type.
+	Op string `json:"op"`
+	// Output and Inputs are its shapes, written like "(Float32)[2708 16]".
+	Output string   `json:"output"`
+	Inputs []string `json:"inputs"`
+	// WorkMillis is its time in the epoch.
+	WorkMillis float64 `json:"work_ms"`
 }
 
 // OpTypeCost is the work of one op type in an epoch (EpochCost.ByOp).
@@ -117,6 +131,13 @@ func ProfileEpochsPresets(ctx *context.Context, dataset string, methods []string
 		for op, c := range costs[i][0].ByOp {
 			opWork := func(c rowops.OpCost) float64 { return ms(c.ByOp[op].Work) }
 			out[i].ByOp = append(out[i].ByOp, OpTypeCost{Op: op.String(), Count: c.Count, WorkMillis: stats.Median(millis(costs[i], opWork))})
+		}
+		for _, n := range costs[i][len(costs[i])-1].Heaviest {
+			c := NodeCost{Op: n.Op.String(), Output: n.Shape.String(), WorkMillis: ms(n.Work)}
+			for _, in := range n.Inputs {
+				c.Inputs = append(c.Inputs, in.String())
+			}
+			out[i].Heaviest = append(out[i].Heaviest, c)
 		}
 		slices.SortFunc(out[i].ByOp, func(a, b OpTypeCost) int {
 			return cmp.Or(cmp.Compare(b.WorkMillis, a.WorkMillis), cmp.Compare(a.Op, b.Op))

@@ -1,13 +1,16 @@
 package rowops
 
 import (
+	"cmp"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 	_ "unsafe" // go:linkname
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 )
 
 // multiExecutor is simplego's executor signature for ops with several outputs (RNGBitGenerator).
@@ -31,6 +34,20 @@ type OpCost struct {
 	Span time.Duration
 	// ByOp splits Ops and Work by op type.
 	ByOp map[backends.OpType]OpTypeCost
+	// Heaviest are the HeaviestOps ops (graph nodes, each summed over its executions) with the
+	// most time, most first: which products or reductions the time goes to, by their shapes.
+	Heaviest []NodeCost
+}
+
+// HeaviestOps is how many ops OpCost.Heaviest lists.
+const HeaviestOps = 8
+
+// NodeCost is one node of an executed graph: its op, output and input shapes, and its time.
+type NodeCost struct {
+	Op     backends.OpType
+	Shape  shapes.Shape
+	Inputs []shapes.Shape
+	Work   time.Duration
 }
 
 // OpTypeCost is the number and summed time of one type's op executions.
@@ -108,8 +125,26 @@ func ProfileOps(run func() error) (OpCost, error) {
 		cost.Ops += op.Count
 		cost.Work += op.Work
 	}
+	type timed struct {
+		node *simplego.Node
+		work time.Duration
+	}
+	var nodes []timed
 	for _, g := range times.graphs {
 		cost.Span += longestPath(g.nodes, g.times)
+		for i, n := range g.nodes {
+			if g.times[i] > 0 {
+				nodes = append(nodes, timed{n, g.times[i]})
+			}
+		}
+	}
+	slices.SortStableFunc(nodes, func(a, b timed) int { return cmp.Compare(b.work, a.work) })
+	for _, n := range nodes[:min(HeaviestOps, len(nodes))] {
+		c := NodeCost{Op: opType(n.node), Shape: nodeShape(n.node), Work: n.work}
+		for _, input := range nodeInputs(n.node) {
+			c.Inputs = append(c.Inputs, nodeShape(input))
+		}
+		cost.Heaviest = append(cost.Heaviest, c)
 	}
 	return cost, err
 }

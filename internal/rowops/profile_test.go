@@ -1,8 +1,10 @@
 package rowops
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gomlx/gomlx/backends"
@@ -35,6 +37,14 @@ func TestProfileOps(t *testing.T) {
 	chain := profile(func(x *Node) *Node { return Exp(Neg(Exp(x))) })
 	if chain.Ops != 3 || chain.Work <= 0 || chain.Span != chain.Work {
 		t.Errorf("chain exp(-exp(x)): %d ops, work %s, span %s; want 3 ops and span = work > 0", chain.Ops, chain.Work, chain.Span)
+	}
+	if len(chain.Heaviest) != 3 || !slices.IsSortedFunc(chain.Heaviest, func(a, b NodeCost) int { return cmp.Compare(b.Work, a.Work) }) {
+		t.Errorf("chain exp(-exp(x)): heaviest ops %v; want its 3 ops, most time first", chain.Heaviest)
+	}
+	for _, n := range chain.Heaviest {
+		if n.Shape.String() != "(Float32)[512 512]" || len(n.Inputs) != 1 || n.Inputs[0].String() != "(Float32)[512 512]" {
+			t.Errorf("chain exp(-exp(x)): heaviest op %s %s <- %v; want [512 512] <- one [512 512]", n.Op, n.Shape, n.Inputs)
+		}
 	}
 	branches := profile(func(x *Node) *Node { return Add(Exp(x), Exp(Neg(x))) })
 	if branches.Ops != 4 || branches.Span <= 0 || branches.Span >= branches.Work {
