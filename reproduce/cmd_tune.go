@@ -41,7 +41,7 @@ func runTune(args []string) error {
 		force:      "retrain configurations that already have a record",
 		asJSON:     "also print the table's report as JSON on stdout",
 		dryRun:     "list every configuration and its state, and each cell's selection, without training",
-		reportOnly: "render DIR/<table>.md from the records without training",
+		reportOnly: "store the selected cell of every cell whose configurations are all there and render DIR/<table>.md from the records, without training",
 	})
 	if err := parseArgs(fs, args); err != nil {
 		return err
@@ -68,6 +68,9 @@ func runTune(args []string) error {
 	if *f.reportOnly {
 		spec, err := tables.SpecFor(*table)
 		if err != nil {
+			return err
+		}
+		if _, err := tables.SelectTuned(sweep, opts); err != nil {
 			return err
 		}
 		report, path, err = tables.WriteReport(spec, opts)

@@ -27,9 +27,9 @@ func settingsRunner(calls *int) tables.CellRunner {
 }
 
 // TestTuneCommand: `tune` trains the configurations, stores the selected cell and renders the
-// table's report with its validation-selected group; a rerun trains nothing; --dry-run lists the
-// configurations as finished with the selection; bad flags are errors naming what is wrong; `list`
-// shows the command.
+// table's report with its validation-selected group; a rerun trains nothing; --report-only stores
+// the selection again from the records; --dry-run lists the configurations as finished with the
+// selection; bad flags are errors naming what is wrong; `list` shows the command.
 func TestTuneCommand(t *testing.T) {
 	calls := 0
 	withRunner(t, settingsRunner(&calls))
@@ -54,6 +54,14 @@ func TestTuneCommand(t *testing.T) {
 	captureStderr(t, func() { err = runTune(args) })
 	if err != nil || calls != 3 {
 		t.Errorf("rerun: err %v, %d trainings in all; want none more", err, calls)
+	}
+
+	if err := os.Remove(tables.TunedRecordPath(dir, "table2", "cora", "sgc")); err != nil {
+		t.Fatal(err)
+	}
+	captureStderr(t, func() { err = runTune(append(args, "--report-only")) })
+	if again, rerr := tables.ReadRecord(tables.TunedRecordPath(dir, "table2", "cora", "sgc")); err != nil || rerr != nil || calls != 3 || again.Tuning.ConfigID != rec.Tuning.ConfigID {
+		t.Errorf("--report-only after the selected cell was removed: %v, %v, %d trainings in all; want it selected again from the records, nothing trained", err, rerr, calls)
 	}
 
 	stdout := os.Stdout

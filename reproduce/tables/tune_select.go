@@ -102,6 +102,16 @@ func TuneStatus(sweep TuneSweep, opts Options) ([]TunedCell, error) {
 	return sweep.status(opts.withOutDir(), false)
 }
 
+// SelectTuned stores, without training, the validation-selected record of every cell of sweep
+// whose configurations are all stored under opts.OutDir (by any process or shard), unless an
+// identical one is there, and returns every cell's state.
+func SelectTuned(sweep TuneSweep, opts Options) ([]TunedCell, error) {
+	if err := sweep.Check(); err != nil {
+		return nil, err
+	}
+	return sweep.selectAll(opts.withOutDir())
+}
+
 // selectAll writes the selected record of every cell of t whose configurations are all stored under
 // opts.OutDir (unless an identical one is there), and returns every cell's state.
 func (t TuneSweep) selectAll(opts Options) ([]TunedCell, error) { return t.status(opts, true) }
