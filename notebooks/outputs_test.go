@@ -608,6 +608,7 @@ var (
 	twitchShift   = regexp.MustCompile(`(?m)^shift (\w+): mature=(\S+)% homophily=(\S+) chance=(\S+) game_distance=(\S+) unseen_plays=(\S+)% games=(\S+) features=raw$`)
 	twitchTrain   = regexp.MustCompile(`(?m)^train twitch-ood (\w+): FR=(\S+) PTBR=(\S+) RU=(\S+) in_dist_test=(\S+) val=(\S+) runs=1 epochs=(\d+) quick=(\w+) features=(\w+)$`)
 	cellFeatures  = regexp.MustCompile(`(?m)^features (\S+) (\S+): twitch_features=(\w+)$`)
+	twitchGroup   = regexp.MustCompile(`(?m)^group (validation-selected|script-settings): (\d+) rows with results$`)
 	twitchHeadles = regexp.MustCompile(`(?m)^headless: region=(\w+)$`)
 )
 
@@ -705,6 +706,14 @@ func TestTwitchOODOutputs(t *testing.T) {
 	}
 	if len(features) != len(rows) {
 		t.Errorf("%d rows and %d features lines", len(rows), len(features))
+	}
+	// The groups' rows add up to the rows printed, the script settings group last and complete.
+	groups, inGroups := twitchGroup.FindAllStringSubmatch(stdout, -1), 0
+	for _, g := range groups {
+		inGroups += int(atof(t, g[2]))
+	}
+	if n := len(groups); n == 0 || groups[n-1][1] != "script-settings" || groups[n-1][2] != "24" || inGroups != len(rows) {
+		t.Errorf("groups %v: want the script settings group last with 24 rows, %d rows in all", groups, len(rows))
 	}
 	// Two region charts, the shift, the slider's static chart, the training, one per column.
 	if n, want := countCharts(t, html), 5+len(columns); n != want {

@@ -20,6 +20,19 @@ func (r *Report) WithResults() *Report {
 	return &out
 }
 
+// SelectedGroup returns the validation-selected group as a report of its own: a copy of r whose
+// Rows are r.Selected and whose Claims are r.SelectedClaims, without a group of its own; nil when
+// no cell of the table was tuned.
+func (r *Report) SelectedGroup() *Report {
+	if r.Selected == nil {
+		return nil
+	}
+	out := *r
+	out.Rows, out.Claims = r.Selected, r.SelectedClaims
+	out.Selected, out.SelectedClaims, out.TuningTime, out.ScriptRows = nil, nil, nil, nil
+	return &out
+}
+
 // Only returns a copy of r holding only the rows of the given data sets (columns), in r's order.
 func (r *Report) Only(datasets ...string) *Report {
 	out := *r

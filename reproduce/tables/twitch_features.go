@@ -13,7 +13,7 @@ import (
 const rawTwitchNote = "3170-d binary game features"
 
 // TwitchFeatures returns, for each row of r ([len(r.Rows)]), the twitch_features its record under
-// resultsDir was trained with (datasets.TwitchFeaturesRaw or TwitchFeaturesSVD128): the record's
+// resultsDir (the tuned cell's for a validation-selected row, SelectedGroup) was trained with (datasets.TwitchFeaturesRaw or TwitchFeaturesSVD128): the record's
 // parameter, or for a record made before the option existed, "raw" when its data notes name the raw
 // game features. A row without results, or whose training is not twitch-ood, gets "". A record that
 // says neither is an error naming it.
@@ -24,6 +24,9 @@ func (r *Report) TwitchFeatures(resultsDir string) ([]string, error) {
 			continue
 		}
 		path := RecordPath(resultsDir, r.Table, row.Record.Training[0], row.Record.Training[1])
+		if row.Tuning != nil {
+			path = TunedRecordPath(resultsDir, r.Table, row.Record.Training[0], row.Record.Training[1])
+		}
 		rec, err := ReadRecord(path)
 		if err != nil {
 			return nil, err

@@ -1,11 +1,13 @@
 package tables
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/geomix-go/geomix/datasets"
 	"github.com/geomix-go/geomix/geomix"
 	"github.com/geomix-go/geomix/geomix/training"
 )
@@ -58,6 +60,57 @@ func TestTwitchFeatures(t *testing.T) {
 	}
 	if _, err := rep.TwitchFeatures(dir); err == nil || !strings.Contains(err.Error(), "twitch-ood-geomix2.json") {
 		t.Errorf("a record without features: error %v, want one naming it", err)
+	}
+}
+
+// TestTwitchFeaturesSelected: a validation-selected Table 3 row (SelectedGroup) reads its features
+// from the tuned cell's record, a script settings row from its own; a table without tuned cells
+// has no selected group.
+func TestTwitchFeaturesSelected(t *testing.T) {
+	t3, err := SpecFor("table3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	fake, features := newFake(nil), datasets.TwitchFeaturesRaw
+	runner := func(c Cell) (*geomix.Result, error) {
+		res, err := fake.run(c)
+		if err == nil {
+			maps.Copy(res.Params, c.Params) // the settings it trained with
+			res.Params[training.ParamTwitchFeatures] = features
+		}
+		return res, err
+	}
+	o := testOptions(dir)
+	o.Methods = []string{"erm"}
+	sweep, err := Run(t3, runner, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sweep.Report.SelectedGroup() != nil {
+		t.Error("a table without tuned cells has a selected group")
+	}
+	features = datasets.TwitchFeaturesSVD128
+	if _, _, err := RunTune(TuneSweep{Table: "table3", Methods: []string{"erm"}, Size: 2, Seed: 1}, runner, tuneOptions(dir)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := LoadReport(dir, "table3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		group *Report
+		want  string
+	}{{rep, datasets.TwitchFeaturesRaw}, {rep.SelectedGroup(), datasets.TwitchFeaturesSVD128}} {
+		got, err := c.group.TwitchFeatures(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, row := range c.group.Rows {
+			if want := map[bool]string{true: c.want}[row.Method == "erm"]; got[i] != want {
+				t.Errorf("%s %s (tuned %v): features %q, want %q", row.Dataset, row.Method, row.Tuning != nil, got[i], want)
+			}
+		}
 	}
 }
 
