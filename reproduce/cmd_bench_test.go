@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/geomix-go/geomix/internal/rowops"
 )
 
 func TestBenchCommandRejectsBadInput(t *testing.T) {
@@ -63,7 +68,8 @@ func TestBenchCommandOnSyntheticData(t *testing.T) {
 }
 
 // TestBenchCommandProfiles checks --profile's table on the embedded data set: a row per method
-// with its ops, GeoMix-I's ratios to GCN, and the op type with the most work.
+// with its ops, GeoMix-I's ratios to GCN, and the op type with the most work; then each cell's
+// heaviest ops, most time first.
 func TestBenchCommandProfiles(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if err := runBench([]string{"--datasets", "synthetic", "--methods", "gcn,geomix1", "--epochs", "2", "--profile"}, &stdout, &stderr); err != nil {
@@ -71,8 +77,9 @@ func TestBenchCommandProfiles(t *testing.T) {
 	}
 	text := stdout.String()
 	_, table, ok := strings.Cut(text, "one op at a time")
-	if !ok {
-		t.Fatalf("no profile table in:\n%s", text)
+	table, heaviest, ok2 := strings.Cut(table, "heaviest ops of the last epoch")
+	if !ok || !ok2 {
+		t.Fatalf("no profile table and heaviest ops in:\n%s", text)
 	}
 	var rows [][]string
 	for _, line := range strings.Split(table, "\n") {
@@ -82,6 +89,22 @@ func TestBenchCommandProfiles(t *testing.T) {
 	}
 	if len(rows) != 2 || rows[0][1] != "gcn" || rows[0][4] != "-" || rows[1][1] != "geomix1" || rows[1][4] == "-" || rows[1][6] == "-" || rows[1][8] == "-" {
 		t.Errorf("profile rows %q, want gcn without ratios, then geomix1 with them", rows)
+	}
+	// Each cell's heaviest ops, most time first, with their shapes.
+	perCell := map[string][]float64{}
+	for _, line := range strings.Split(heaviest, "\n") {
+		if f := strings.Fields(line); len(f) > 5 && f[0] == "synthetic" && strings.Contains(line, " <- ") {
+			ms, err := strconv.ParseFloat(f[3], 64)
+			if err != nil || !strings.HasPrefix(f[4], "(") {
+				t.Errorf("heaviest op line %q: want op, ms, then shapes", line)
+			}
+			perCell[f[1]] = append(perCell[f[1]], ms)
+		}
+	}
+	for _, m := range []string{"gcn", "geomix1"} {
+		if ms := perCell[m]; len(ms) == 0 || len(ms) > rowops.HeaviestOps || !slices.IsSortedFunc(ms, func(a, b float64) int { return cmp.Compare(b, a) }) {
+			t.Errorf("%s: heaviest ops' times %v, want 1 to %d, most first", m, ms, rowops.HeaviestOps)
+		}
 	}
 	if !strings.Contains(stderr.String(), "profile data set 1 of 1: synthetic, 2 rounds of one epoch each, one op at a time") {
 		t.Errorf("stderr lacks the profile's progress line:\n%s", stderr.String())
