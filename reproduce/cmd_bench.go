@@ -54,7 +54,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data", datasets.DefaultRoot(), "data root (default $"+datasets.EnvData+" or the user cache)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
 	out := fs.String("out", "", "also write the JSON report to this file (atomically)")
-	profile := fs.Bool("profile", false, "also measure as many epochs one op at a time, every op timed on a sequential backend: ops, work (their sum), span (the longest chain of ops) , the work per op type and the heaviest ops with their shapes")
+	profile := fs.Bool("profile", false, "also measure as many epochs one op at a time, every op timed on a sequential backend: ops, work (their sum), span (the longest chain of ops), the work per op type and the heaviest ops with their shapes")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a hyper-parameter of every cell, repeatable: "+strings.Join(geomix.ParamNames(), ", "))
 	torch := addTorchFlags(fs)

@@ -106,9 +106,6 @@ func TuneStatus(sweep TuneSweep, opts Options) ([]TunedCell, error) {
 // whose configurations are all stored under opts.OutDir (by any process or shard), unless an
 // identical one is there, and returns every cell's state.
 func SelectTuned(sweep TuneSweep, opts Options) ([]TunedCell, error) {
-	if err := sweep.Check(); err != nil {
-		return nil, err
-	}
 	return sweep.selectAll(opts.withOutDir())
 }
 
