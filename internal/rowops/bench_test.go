@@ -53,7 +53,8 @@ func benchmarkAgainstSimplego(b *testing.B, cases []benchCase) {
 }
 
 // BenchmarkDotGeneral times the products of a training step (GCN's hidden layer and its weight
-// gradient on Squirrel's 2,223 nodes, GeoMix-III's attention products on PubMed's 19,717 nodes).
+// gradient on Squirrel's 2,223 nodes, DANN's discriminator on Twitch's 34,118 nodes, GeoMix-III's
+// attention products on PubMed's 19,717 nodes).
 func BenchmarkDotGeneral(b *testing.B) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	matmul := func(in []*Node) *Node { return MatMul(in[0], in[1]) }
@@ -61,6 +62,7 @@ func BenchmarkDotGeneral(b *testing.B) {
 	benchmarkAgainstSimplego(b, []benchCase{
 		{"hidden [2223,128]x[128,128]", matmul, []*tensors.Tensor{random[float32](rng, 2223, 128), random[float32](rng, 128, 128)}},
 		{"weight-grad [2223,128]^T[2223,128]", contractFirst, []*tensors.Tensor{random[float32](rng, 2223, 128), random[float32](rng, 2223, 128)}},
+		{"DANN's discriminator [34118,50]x[50,50] (a tail group of 2)", matmul, []*tensors.Tensor{random[float32](rng, 34118, 50), random[float32](rng, 50, 50)}},
 		{"attention q[19717,16]x[16,83]", matmul, []*tensors.Tensor{random[float32](rng, 19717, 16), random[float32](rng, 16, 83)}},
 		{"attention k^T h [19717,16]^T[19717,83]", contractFirst, []*tensors.Tensor{random[float32](rng, 19717, 16), random[float32](rng, 19717, 83)}},
 		{"output-layer weight-grad [2708,16]^T[2708,7]", contractFirst, []*tensors.Tensor{random[float32](rng, 2708, 16), random[float32](rng, 2708, 7)}},

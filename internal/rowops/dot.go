@@ -206,7 +206,8 @@ const dotChunk = 512
 // dotAll computes out [batch, m, n] = lhs [batch, m, c] · rhs [batch, n, c]ᵀ, splitting the lhs
 // rows of large products over the cores (every element is summed by one goroutine in the same
 // order, so the split does not change the numbers). Where vectorDot has kernels they sum the
-// whole groups of eight of every output, and dotRows the rest.
+// groups of eight of every output (in the blocked kernel also the padded tail group), and dotRows
+// the rest.
 func dotAll[T float32 | float64](d dotDims, lhs, rhs, out []T) {
 	clear(out)
 	vec := vectorDot(d, any(lhs), any(rhs), any(out))

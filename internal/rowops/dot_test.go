@@ -19,7 +19,8 @@ func random[T float32 | float64](rng *rand.Rand, dims ...int) *tensors.Tensor {
 }
 
 // dotCases cover both of simplego's kernels (its blocked one from 16·32² output elements on), a
-// contracting size that is not a multiple of 8 in each, one longer than dotChunk, transposed
+// contracting size that is not a multiple of 8 in each (the blocked kernel's tail group also
+// with special values and a batch axis), one longer than dotChunk, transposed
 // operands, a batch axis, two contracting axes given out of order and a weight gradient.
 func dotCases() []rowCase {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -32,6 +33,13 @@ func dotCases() []rowCase {
 			[]any{random[float32](rng, 100, 101), random[float32](rng, 101, 150)}},
 		{"blocked kernel [300, 16] x [16, 70] float32 (attention's width)", matmul, []any{random[float32](rng, 300, 16), random[float32](rng, 16, 70)}},
 		{"blocked kernel [300, 13] x [13, 70] float32 (tail group)", matmul, []any{random[float32](rng, 300, 13), random[float32](rng, 13, 70)}},
+		{"blocked kernel [303, 50] x [50, 50] float32 (DANN's width: a tail group of 2, partial row tiles and column blocks)", matmul,
+			[]any{random[float32](rng, 303, 50), random[float32](rng, 50, 50)}},
+		{"blocked kernel's tail group of −0, NaN and infinities [301, 10] x [10, 60]", matmul,
+			[]any{tensors.FromFlatDataAndDimensions(specialRows(rng, 301*10), 301, 10), random[float32](rng, 10, 60)}},
+		{"blocked kernel with a batch axis and a tail group [2, 130, 21] x [2, 21, 70]",
+			func(in []*Node) *Node { return DotGeneral(in[0], []int{2}, []int{0}, in[1], []int{1}, []int{0}) },
+			[]any{random[float32](rng, 2, 130, 21), random[float32](rng, 2, 21, 70)}},
 		{"blocked kernel [150, 1100] x [1100, 120] float64 (chunks, tail, split over cores)", matmul,
 			[]any{random[float64](rng, 150, 1100), random[float64](rng, 1100, 120)}},
 		{"blocked kernel [150, 1101] x [1101, 120] float32", matmul, []any{random[float32](rng, 150, 1101), random[float32](rng, 1101, 120)}},

@@ -296,24 +296,31 @@ const (
 )
 
 // vectorDot returns, for float32 operands of a product of dims d (see dotAll), a function that
-// adds the whole groups of eight products (the first d.c &^ 7 of every output, which is what it
-// returns) to the output rows [from, to); nil when there are no vector kernels or no whole group.
-// It packs rhs once, eight rows side by side, so that dot4x8 reads one product of eight outputs
-// with one load.
+// adds the groups of eight products to the output rows [from, to) and returns how much of the
+// contracting axis it summed: all of it where simplego's blocked kernel runs the product (its
+// last c mod 8 products are one more group, padded with zero products, as dotRow's blockedTail),
+// else the whole groups (d.c &^ 7; the small kernel adds the rest one product at a time); nil
+// when there are no vector kernels or no whole group. It packs rhs once, eight rows side by side,
+// so that dot4x8 reads one product of eight outputs with one load, and copies the tail of four
+// lhs rows into a zero-padded tile: a scalar dotRow per output for the last two of 50 products
+// took three times as long as the 48 before them (BenchmarkDotGeneral's [34118, 50] × [50, 50]).
 func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
 	l, ok := lhs.([]float32)
 	if !ok || !useAVX2 || d.c < 8 {
 		return nil
 	}
 	r, o := rhs.([]float32), out.([]float32)
-	whole := d.c &^ 7
+	whole, summed, groups := d.c&^7, d.c&^7, d.c/8
+	if d.blocked && d.c%8 != 0 {
+		summed, groups = d.c, groups+1
+	}
 	blocks := (d.n + 7) / 8
-	packed := make([]float32, d.batch*blocks*whole*8)
+	packed := make([]float32, d.batch*blocks*groups*64) // zero beyond the rows' summed products
 	for b := range d.batch {
 		for j := range d.n {
 			row := r[(b*d.n+j)*d.c:]
-			dst := packed[(b*blocks+j/8)*whole*8+j%8:]
-			for k := range whole {
+			dst := packed[(b*blocks+j/8)*groups*64+j%8:]
+			for k := range summed {
 				dst[k*8] = row[k]
 			}
 		}
@@ -321,6 +328,7 @@ func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
 	return func(from, to int) int {
 		var tileA []float32
 		var tileOut [4 * 8]float32
+		var tail [4 * 8]float32 // the rows' last c mod 8 products, zero-padded to a group
 		for r0 := from; r0 < to; {
 			rows := min(4, to-r0, d.m-r0%d.m) // the tile stays within one batch
 			b := r0 / d.m
@@ -332,24 +340,36 @@ func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
 				copy(tileA, l[r0*d.c:(r0+rows)*d.c])
 				a = tileA
 			}
+			if summed > whole {
+				for i := range 4 {
+					copy(tail[i*8:i*8+d.c-whole], a[i*lda+whole:(i+1)*lda])
+				}
+			}
+			// dots adds the tile's groups to the four output rows at out, ldo floats apart.
+			dots := func(bt []float32, out *float32, ldo int) {
+				dot4x8(&a[0], uintptr(lda*4), &bt[0], out, uintptr(ldo*4), whole/8)
+				if summed > whole {
+					dot4x8(&tail[0], 32, &bt[whole*8], out, uintptr(ldo*4), 1)
+				}
+			}
 			for jb := range blocks {
-				bt := &packed[(b*blocks+jb)*whole*8]
+				bt := packed[(b*blocks+jb)*groups*64:]
 				cols := min(8, d.n-jb*8)
 				if rows == 4 && cols == 8 {
-					dot4x8(&a[0], uintptr(lda*4), bt, &o[r0*d.n+jb*8], uintptr(d.n*4), whole/8)
+					dots(bt, &o[r0*d.n+jb*8], d.n)
 					continue
 				}
 				for i := range rows {
 					copy(tileOut[i*8:i*8+cols], o[(r0+i)*d.n+jb*8:])
 				}
-				dot4x8(&a[0], uintptr(lda*4), bt, &tileOut[0], 32, whole/8)
+				dots(bt, &tileOut[0], 8)
 				for i := range rows {
 					copy(o[(r0+i)*d.n+jb*8:(r0+i)*d.n+jb*8+cols], tileOut[i*8:])
 				}
 			}
 			r0 += rows
 		}
-		return whole
+		return summed
 	}
 }
 
