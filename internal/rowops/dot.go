@@ -102,6 +102,9 @@ func dotShortContraction(d dotDims, lhs, rhs, out []float32) {
 // cores, each summed by one goroutine in that order.
 func dotLeadingContraction(d dotDims, lhs, rhs, out []float32) {
 	clear(out)
+	if leadingVec(d, lhs, rhs, out) {
+		return
+	}
 	one, first := []float32{1}, []int32{0}
 	inParallel(d.m, d.m*d.n*d.c, func(from, to int) {
 		rows := to - from

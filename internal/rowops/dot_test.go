@@ -21,7 +21,8 @@ func random[T float32 | float64](rng *rand.Rand, dims ...int) *tensors.Tensor {
 // dotCases cover both of simplego's kernels (its blocked one from 16·32² output elements on), a
 // contracting size that is not a multiple of 8 in each (the blocked kernel's tail group also
 // with special values and a batch axis), one longer than dotChunk, transposed
-// operands, a batch axis, two contracting axes given out of order and a weight gradient.
+// operands, a batch axis, two contracting axes given out of order, weight gradients and
+// contractions long enough to be taken in chunks.
 func dotCases() []rowCase {
 	rng := rand.New(rand.NewPCG(3, 4))
 	matmul := func(in []*Node) *Node { return MatMul(in[0], in[1]) }
@@ -40,11 +41,19 @@ func dotCases() []rowCase {
 		{"blocked kernel with a batch axis and a tail group [2, 130, 21] x [2, 21, 70]",
 			func(in []*Node) *Node { return DotGeneral(in[0], []int{2}, []int{0}, in[1], []int{1}, []int{0}) },
 			[]any{random[float32](rng, 2, 130, 21), random[float32](rng, 2, 21, 70)}},
+		{"blocked kernel in chunks of the contraction [40, 1030] x [1030, 520] float32 (three chunks, a tail group)", matmul,
+			[]any{random[float32](rng, 40, 1030), random[float32](rng, 1030, 520)}},
 		{"blocked kernel [150, 1100] x [1100, 120] float64 (chunks, tail, split over cores)", matmul,
 			[]any{random[float64](rng, 150, 1100), random[float64](rng, 1100, 120)}},
 		{"blocked kernel [150, 1101] x [1101, 120] float32", matmul, []any{random[float32](rng, 150, 1101), random[float32](rng, 1101, 120)}},
 		{"kᵀh: [1000, 16] and [1000, 40] contracted on axis 0", contractFirst, []any{random[float32](rng, 1000, 16), random[float32](rng, 1000, 40)}},
 		{"kᵀh blocked: [700, 130] and [700, 140] contracted on axis 0", contractFirst, []any{random[float32](rng, 700, 130), random[float32](rng, 700, 140)}},
+		{"leading contraction in chunks, small kernel's tail: [2100, 42] and [2100, 260] (edge rows and columns)", contractFirst,
+			[]any{random[float32](rng, 2100, 42), random[float32](rng, 2100, 260)}},
+		{"leading contraction in chunks, blocked kernel's tail: [2013, 70] and [2013, 260]", contractFirst,
+			[]any{random[float32](rng, 2013, 70), random[float32](rng, 2013, 260)}},
+		{"leading contraction of −0, NaN and infinities from 32 rows on [300, 33] and [300, 20]", contractFirst,
+			[]any{tensors.FromFlatDataAndDimensions(specialRows(rng, 300*33), 300, 33), random[float32](rng, 300, 20)}},
 		{"kᵀh with a small kernel's tail: [1003, 16] and [1003, 40] contracted on axis 0", contractFirst,
 			[]any{random[float32](rng, 1003, 16), random[float32](rng, 1003, 40)}},
 		{"weight gradient split over cores: [2003, 32] and [2003, 40] contracted on axis 0", contractFirst,

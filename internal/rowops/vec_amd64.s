@@ -145,6 +145,82 @@ dotDone:
 	VZEROUPPER
 	RET
 
+// leadStep adds one product of a group of eight (the lhs row at AX, the rhs row at CX) to the
+// group sums Y4-Y7 of the four outputs rows (four adjacent lhs columns), then moves both operands
+// one row on (BX and R8 bytes).
+#define leadStep \
+	VMOVUPS      (CX), Y8; \
+	VBROADCASTSS (AX), Y9; \
+	VMULPS       Y8, Y9, Y9; \
+	VADDPS       Y9, Y4, Y4; \
+	VBROADCASTSS 4(AX), Y10; \
+	VMULPS       Y8, Y10, Y10; \
+	VADDPS       Y10, Y5, Y5; \
+	VBROADCASTSS 8(AX), Y11; \
+	VMULPS       Y8, Y11, Y11; \
+	VADDPS       Y11, Y6, Y6; \
+	VBROADCASTSS 12(AX), Y12; \
+	VMULPS       Y8, Y12, Y12; \
+	VADDPS       Y12, Y7, Y7; \
+	ADDQ         BX, AX; \
+	ADDQ         R8, CX
+
+// func dotLead4x8(a *float32, lda uintptr, b *float32, ldb uintptr, out *float32, ldo uintptr, groups int)
+// For four adjacent lhs columns (from a, rows lda bytes apart) and eight adjacent rhs columns
+// (from b, rows ldb bytes apart), adds to the 4 × 8 outputs (rows ldo bytes apart) each group of
+// eight rows' products, summed left to right.
+TEXT ·dotLead4x8(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), AX
+	MOVQ lda+8(FP), BX
+	MOVQ b+16(FP), CX
+	MOVQ ldb+24(FP), R8
+	MOVQ out+32(FP), DX
+	MOVQ ldo+40(FP), SI
+	MOVQ groups+48(FP), DI
+	LEAQ (DX)(SI*1), R11
+	LEAQ (R11)(SI*1), R12
+	LEAQ (R12)(SI*1), R13
+	VMOVUPS (DX), Y0
+	VMOVUPS (R11), Y1
+	VMOVUPS (R12), Y2
+	VMOVUPS (R13), Y3
+	TESTQ   DI, DI
+	JZ      leadDone
+
+leadLoop:
+	VMOVUPS      (CX), Y8
+	VBROADCASTSS (AX), Y4
+	VMULPS       Y8, Y4, Y4
+	VBROADCASTSS 4(AX), Y5
+	VMULPS       Y8, Y5, Y5
+	VBROADCASTSS 8(AX), Y6
+	VMULPS       Y8, Y6, Y6
+	VBROADCASTSS 12(AX), Y7
+	VMULPS       Y8, Y7, Y7
+	ADDQ         BX, AX
+	ADDQ         R8, CX
+	leadStep
+	leadStep
+	leadStep
+	leadStep
+	leadStep
+	leadStep
+	leadStep
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	DECQ   DI
+	JNZ    leadLoop
+
+leadDone:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, (R11)
+	VMOVUPS Y2, (R12)
+	VMOVUPS Y3, (R13)
+	VZEROUPPER
+	RET
+
 // func scatterAddRows32(out, updates []float32, idx []int32, width int)
 // For each i in order, adds row i of updates (width floats) to row idx[i] of out, skipping
 // indices outside out's rows; width > 0.

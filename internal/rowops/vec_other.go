@@ -12,4 +12,5 @@ func rowsVec(op rowOp, dst, src []float32, idx []int32) bool                    
 func scaleRowsVec(out, x, scale []float32, width int) bool                           { return false }
 func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) bool { return false }
 func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int                  { return nil }
+func leadingVec(d dotDims, lhs, rhs, out []float32) bool                             { return false }
 func sumScaledRowsVec(out, coef, y []float32, k, z int) int                          { return 0 }
