@@ -3,7 +3,8 @@
 # It first fails, listing the files, when gofmt would change any Go file (build/ excluded). From a
 # fresh Debian 12 machine with Go and npm it then installs what the tests need (Chromium for the
 # real-browser tests; scripts/notebooks.sh installs Jupyter with the classic Notebook, the GoNB tools
-# and ECharts), executes every notebook headless in quick mode, then runs go vet and every Go test,
+# and ECharts), executes every notebook headless in quick mode, then runs go vet (also for arm64,
+# whose build has no vector kernels) and every Go test,
 # including the notebook output checks, the live notebook test (01-theory in the classic Notebook in
 # Chromium) and the integration tests on real data when GEOMIX_DATA points at the data root.
 set -euo pipefail
@@ -41,4 +42,6 @@ GEOMIX_QUICK=1 "$root/scripts/notebooks.sh"
 
 echo "== test.sh: go vet and go test" >&2
 go vet ./...
+# The vector kernels are amd64 only: the portable loops must build (and vet) for other machines.
+GOARCH=arm64 go vet ./...
 go test -count=1 -timeout 40m ./...

@@ -213,7 +213,8 @@ const dotChunk = 512
 // the rest.
 func dotAll[T float32 | float64](d dotDims, lhs, rhs, out []T) {
 	clear(out)
-	vec := vectorDot(d, any(lhs), any(rhs), any(out))
+	vec, release := vectorDot(d, any(lhs), any(rhs), any(out))
+	defer release()
 	inParallel(d.batch*d.m, d.m*d.n*d.c, func(from, to int) { dotRows(d, vec, lhs, rhs, out, from, to) })
 }
 

@@ -1,6 +1,10 @@
 package rowops
 
-import "golang.org/x/sys/cpu"
+import (
+	"sync"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX2 is whether the vector kernels of vec_amd64.s run; tests switch it off to compare them
 // with the portable loops.
@@ -304,10 +308,11 @@ const (
 // so that dot4x8 reads one product of eight outputs with one load, and copies the tail of four
 // lhs rows into a zero-padded tile: a scalar dotRow per output for the last two of 50 products
 // took three times as long as the 48 before them (BenchmarkDotGeneral's [34118, 50] × [50, 50]).
-func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
+// release returns the packed rhs to scratch once the product is done.
+func vectorDot(d dotDims, lhs, rhs, out any) (vec func(from, to int) int, release func()) {
 	l, ok := lhs.([]float32)
 	if !ok || !useAVX2 || d.c < 8 {
-		return nil
+		return nil, func() {}
 	}
 	r, o := rhs.([]float32), out.([]float32)
 	whole, summed, groups := d.c&^7, d.c&^7, d.c/8
@@ -315,7 +320,8 @@ func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
 		summed, groups = d.c, groups+1
 	}
 	blocks := (d.n + 7) / 8
-	packed := make([]float32, d.batch*blocks*groups*64) // zero beyond the rows' summed products
+	packedBuf := getScratch(d.batch * blocks * groups * 64)
+	packed := *packedBuf // zero beyond the rows' summed products
 	for b := range d.batch {
 		for j := range d.n {
 			row := r[(b*d.n+j)*d.c:]
@@ -330,7 +336,7 @@ func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
 	// (Fashion-MNIST's weight gradient [784, 15000] · [15000, 512], whose packed rhs is 31 MB,
 	// 155 → 125 ms).
 	chunk := max(8, dotChunkBytes/(4*8*blocks)&^7)
-	return func(from, to int) int {
+	vec = func(from, to int) int {
 		var tileA []float32
 		var tileOut [4 * 8]float32
 		var tail [4 * 8]float32 // the rows' last c mod 8 products, zero-padded to a group
@@ -381,6 +387,7 @@ func vectorDot(d dotDims, lhs, rhs, out any) func(from, to int) int {
 		}
 		return summed
 	}
+	return vec, func() { putScratch(packedBuf) }
 }
 
 // dotLead4x8 adds to a 4 × 8 tile of outputs (rows ldo bytes apart, from out) the groups of eight
@@ -415,7 +422,10 @@ func leadingVec(d dotDims, lhs, rhs, out []float32) bool {
 			tailGroups = c - whole
 		}
 	}
-	tailL, tailR := make([]float32, tailGroups*8*m), make([]float32, tailGroups*8*n)
+	tailBufL, tailBufR := getScratch(tailGroups*8*m), getScratch(tailGroups*8*n)
+	defer putScratch(tailBufL)
+	defer putScratch(tailBufR)
+	tailL, tailR := *tailBufL, *tailBufR
 	for r := range c - whole {
 		at := r
 		if !d.blocked {
@@ -443,7 +453,10 @@ func leadingVec(d dotDims, lhs, rhs, out []float32) bool {
 	tiles, blocks := (m+3)/4, (n+7)/8
 	inParallel(tiles, m*n*c, func(from, to int) {
 		chunkRows := min(chunk, max(whole, 8*tailGroups))
-		packL, packR := make([]float32, (to-from)*chunkRows*4), make([]float32, blocks*chunkRows*8)
+		bufL, bufR := getScratch((to-from)*chunkRows*4), getScratch(blocks*chunkRows*8)
+		defer putScratch(bufL)
+		defer putScratch(bufR)
+		packL, packR := *bufL, *bufR
 		var tileOut [4 * 8]float32
 		for _, seg := range segments {
 			k0, k1 := seg[0], seg[1]
@@ -493,6 +506,24 @@ func leadingVec(d dotDims, lhs, rhs, out []float32) bool {
 // few tiles, and the products of rows (dotNarrowLeadingContraction's output-layer gradients) or
 // sumScaledRowRange are faster (BenchmarkDotGeneral).
 const leadingVecMinRows = 32
+
+// scratch holds the zeroed buffers products pack their operands into for one call (getScratch,
+// putScratch): a Mixup epoch on Cora allocated 100 MiB more heap at its peak without it.
+var scratch sync.Pool
+
+// getScratch returns a buffer of n zeros from scratch, or a new one.
+func getScratch(n int) *[]float32 {
+	if b, ok := scratch.Get().(*[]float32); ok && cap(*b) >= n {
+		*b = (*b)[:n]
+		clear(*b)
+		return b
+	}
+	b := make([]float32, n)
+	return &b
+}
+
+// putScratch returns b to scratch.
+func putScratch(b *[]float32) { scratch.Put(b) }
 
 // dotChunkBytes is how much packed rhs vectorDot's rows meet at a time: half of a core's L2.
 const dotChunkBytes = 1 << 20
