@@ -24,7 +24,11 @@ func MatMulFastGrad(a, b *Node) *Node {
 
 // Product returns a b [n, d] for a [n, k] and b [k, d] without a gradient path: the value of
 // MatMulFastGrad(a, b), to share between several uses of the same product (MatMulFastGradOf).
-func Product(a, b *Node) *Node { return MatMul(StopGradient(a), StopGradient(b)) }
+// The gradient is stopped at the product, not at a and b: a StopGradient is an Identity, which
+// the backend runs as a copy when its input has other uses, as a and b have (their gradients read
+// them); the product has none, so its Identity costs nothing (GraphMixup's [E, 64] edge rows were
+// copied at every product).
+func Product(a, b *Node) *Node { return StopGradient(MatMul(a, b)) }
 
 // MatMulFastGradOf is MatMulFastGrad(a, b) whose value is product, Product(a, b) made once for
 // several uses: each use gets MatMulFastGrad's value and its own gradients (the same products,
@@ -47,7 +51,7 @@ func TransposedMatMulFastGrad(a, b *Node) *Node {
 	if a.Rank() != 2 || b.Rank() != 2 || a.Shape().Dim(0) != b.Shape().Dim(0) {
 		panic(fmt.Sprintf("TransposedMatMulFastGrad: want a [n, k] and b [n, d], got a %s, b %s", a.Shape(), b.Shape()))
 	}
-	return WithAdjointGradients(contract(StopGradient(a), 0, StopGradient(b), 0), []*Node{a, b}, []func(v *Node) *Node{
+	return WithAdjointGradients(StopGradient(contract(a, 0, b, 0)), []*Node{a, b}, []func(v *Node) *Node{
 		func(v *Node) *Node { return contract(b, 1, v, 1) },
 		func(v *Node) *Node { return contract(a, 1, v, 0) },
 	})
