@@ -452,7 +452,7 @@ func leadingVec(d dotDims, lhs, rhs, out []float32) bool {
 	}
 	tiles, blocks := (m+3)/4, (n+7)/8
 	inParallel(tiles, m*n*c, func(from, to int) {
-		chunkRows := min(chunk, max(whole, 8*tailGroups))
+		chunkRows := max(min(chunk, whole), 8*tailGroups) // the longest segment
 		bufL, bufR := getScratch((to-from)*chunkRows*4), getScratch(blocks*chunkRows*8)
 		defer putScratch(bufL)
 		defer putScratch(bufR)
