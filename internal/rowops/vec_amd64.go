@@ -342,6 +342,7 @@ func vectorDot(d dotDims, lhs, rhs, out any) (vec func(from, to int) int, releas
 		var tail [4 * 8]float32 // the rows' last c mod 8 products, zero-padded to a group
 		for c0 := 0; c0 < summed; c0 += chunk {
 			c1 := min(c0+chunk, whole)
+			last := c0+chunk >= summed && summed > whole // the chunk ends with the tail group
 			for r0 := from; r0 < to; {
 				rows := min(4, to-r0, d.m-r0%d.m) // the tile stays within one batch
 				b := r0 / d.m
@@ -353,7 +354,6 @@ func vectorDot(d dotDims, lhs, rhs, out any) (vec func(from, to int) int, releas
 					copy(tileA, l[r0*d.c:(r0+rows)*d.c])
 					a = tileA
 				}
-				last := c0+chunk >= summed && summed > whole
 				if last {
 					for i := range 4 {
 						copy(tail[i*8:i*8+d.c-whole], a[i*lda+whole:(i+1)*lda])
@@ -365,9 +365,7 @@ func vectorDot(d dotDims, lhs, rhs, out any) (vec func(from, to int) int, releas
 					out, ldo := &o[r0*d.n+jb*8], uintptr(d.n*4)
 					partial := rows < 4 || cols < 8
 					if partial {
-						for i := range rows {
-							copy(tileOut[i*8:i*8+cols], o[(r0+i)*d.n+jb*8:])
-						}
+						loadTile(&tileOut, o[r0*d.n+jb*8:], d.n, rows, cols)
 						out, ldo = &tileOut[0], 32
 					}
 					if c1 > c0 {
@@ -377,9 +375,7 @@ func vectorDot(d dotDims, lhs, rhs, out any) (vec func(from, to int) int, releas
 						dot4x8(&tail[0], 32, &bt[whole*8], out, ldo, 1)
 					}
 					if partial {
-						for i := range rows {
-							copy(o[(r0+i)*d.n+jb*8:(r0+i)*d.n+jb*8+cols], tileOut[i*8:])
-						}
+						storeTile(o[r0*d.n+jb*8:], &tileOut, d.n, rows, cols)
 					}
 				}
 				r0 += rows
@@ -485,13 +481,9 @@ func leadingVec(d dotDims, lhs, rhs, out []float32) bool {
 				for jb := range blocks {
 					b, j0 := &packR[jb*chunkRows*8], 8*jb
 					if cols := min(8, n-j0); tileRows < 4 || cols < 8 {
-						for i := range tileRows {
-							copy(tileOut[i*8:i*8+cols], out[(i0+i)*n+j0:])
-						}
+						loadTile(&tileOut, out[i0*n+j0:], n, tileRows, cols)
 						dotLead4x8(a, 16, b, 32, &tileOut[0], 32, (k1-k0)/8)
-						for i := range tileRows {
-							copy(out[(i0+i)*n+j0:(i0+i)*n+j0+cols], tileOut[i*8:])
-						}
+						storeTile(out[i0*n+j0:], &tileOut, n, tileRows, cols)
 						continue
 					}
 					dotLead4x8(a, 16, b, 32, &out[i0*n+j0], uintptr(4*n), (k1-k0)/8)
@@ -500,6 +492,21 @@ func leadingVec(d dotDims, lhs, rhs, out []float32) bool {
 		}
 	})
 	return true
+}
+
+// loadTile copies the rows × cols outputs at o (rows ld floats apart) into the 4 × 8 tile, for a
+// kernel on a tile cut by the last rows or columns of its output.
+func loadTile(tile *[4 * 8]float32, o []float32, ld, rows, cols int) {
+	for i := range rows {
+		copy(tile[i*8:i*8+cols], o[i*ld:])
+	}
+}
+
+// storeTile copies the tile's rows × cols outputs back to o (rows ld floats apart).
+func storeTile(o []float32, tile *[4 * 8]float32, ld, rows, cols int) {
+	for i := range rows {
+		copy(o[i*ld:i*ld+cols], tile[i*8:])
+	}
 }
 
 // leadingVecMinRows is the least m for leadingVec: below it every core packs the whole rhs for a
