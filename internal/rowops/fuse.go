@@ -255,19 +255,51 @@ func (d *deferredRows) addTo(backend *simplego.Backend, out []float32, dst []int
 
 // scaleAddRows adds row src[e] of x (clamped to x's rows, as Gather does) to row dst[e] of out,
 // each piece of sub floats times its own scale (scale[e·width/sub + s] for piece s), in the order
-// of e, skipping dst outside out's rows (as ScatterSum does); rows of width floats. The vector
-// kernel where there is one, else a loop.
+// of e, skipping dst outside out's rows (as ScatterSum does); rows of width floats. With at least
+// parallelMessageFloats floats to add, out's rows are split into messageParts ranges, one per
+// core: each range gets its messages in the order of e, so every row's sum is the same.
 func scaleAddRows(out, x, scale []float32, src, dst []int32, width, sub int) {
-	if scaleAddRowsVec(out, x, scale, src, dst, width, sub) {
+	rows := len(out) / width
+	parts := messageParts(len(dst), width, rows)
+	if parts == 1 {
+		scaleAddRowRange(out, x, scale, src, dst, width, sub, 0)
+		return
+	}
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*rows/parts, (p+1)*rows/parts
+		wg.Go(func() { scaleAddRowRange(out[lo*width:hi*width], x, scale, src, dst, width, sub, lo) })
+	}
+	wg.Wait()
+}
+
+// parallelMessageFloats is the number of floats (messages × width) from which scaleAddRows splits
+// its rows among the cores: each range scans every message, so small scatters stay whole.
+const parallelMessageFloats = 1 << 18
+
+// messageParts is the number of row ranges scaleAddRows splits messages × width floats into rows
+// of: one per core (GOMAXPROCS), at most one per row, one below parallelMessageFloats.
+func messageParts(messages, width, rows int) int {
+	if messages*width < parallelMessageFloats {
+		return 1
+	}
+	return max(1, min(runtime.GOMAXPROCS(0), rows))
+}
+
+// scaleAddRowRange is scaleAddRows for rows [lo, lo + len(out)/width) of the output, which out
+// holds: the messages to other rows are skipped. The vector kernel where there is one, else a loop.
+func scaleAddRowRange(out, x, scale []float32, src, dst []int32, width, sub, lo int) {
+	if scaleAddRowsVec(out, x, scale, src, dst, width, sub, lo) {
 		return
 	}
 	rows, last, pieces := len(out)/width, len(x)/width-1, width/sub
 	for e, j := range dst {
-		if j < 0 || int(j) >= rows {
+		j := int(j) - lo
+		if j < 0 || j >= rows {
 			continue
 		}
 		row := min(max(int(src[e]), 0), last)
-		o, r := out[int(j)*width:(int(j)+1)*width], x[row*width:(row+1)*width]
+		o, r := out[j*width:(j+1)*width], x[row*width:(row+1)*width]
 		for k := range o {
 			o[k] += float32(r[k] * scale[e*pieces+k/sub]) // the conversion rounds the product: never fused into an FMA
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -48,12 +49,28 @@ func fuseCases() []fuseCase {
 		runs[i] = int32(i / 10)
 	}
 	in := []any{x, src, dst, w}
+	// Large enough to be split among cores (messageParts): rows of 16 in random order, of 64, of
+	// 16 in runs of ten.
+	const bigN, bigE = 3001, 20000
+	bigSrc := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, bigE, bigN), bigE, 1)
+	bigDst := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, bigE, bigN), bigE, 1)
+	bigRuns := make([]int32, bigE)
+	for i := range bigRuns {
+		bigRuns[i] = int32(i / 10)
+	}
+	bigW := tensors.FromFlatDataAndDimensions(randomRows[float32](rng, bigE), bigE, 1)
 	return []fuseCase{
 		{1, "propagation [11, 21] by 60 messages", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) }, in},
 		{1, "propagation of width 64", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
 			[]any{wide, src, dst, w}},
 		{1, "propagation of width 16 in runs of ten", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
 			[]any{random[float32](rng, n, 16), src, tensors.FromFlatDataAndDimensions(runs, e, 1), w}},
+		{1, "propagation [3001, 16] by 20000 messages, split among cores", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
+			[]any{random[float32](rng, bigN, 16), bigSrc, bigDst, bigW}},
+		{1, "propagation [3001, 64] split among cores", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
+			[]any{random[float32](rng, bigN, 64), bigSrc, bigDst, bigW}},
+		{1, "propagation [3001, 16] in runs of ten, split among cores", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
+			[]any{random[float32](rng, bigN, 16), bigSrc, tensors.FromFlatDataAndDimensions(bigRuns, bigE, 1), bigW}},
 		{1, "column on the left", func(in []*Node) *Node {
 			return ScatterSum(ZerosLike(in[0]), in[2], Mul(in[3], Gather(in[0], in[1])), false, false)
 		}, in},
@@ -92,8 +109,9 @@ func fuseCases() []fuseCase {
 }
 
 // TestFusedChainsMatchSimplego checks that the fused chains give simplego's values bit for bit,
-// and that no stand-in outlives its execution.
+// also split among three cores, and that no stand-in outlives its execution.
 func TestFusedChainsMatchSimplego(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	matchSimplego(t, fusedRowCases())
 	noStandInsLeft(t, &deferred)
 }

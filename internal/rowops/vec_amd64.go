@@ -35,11 +35,12 @@ func scaleRows32(out, x, scale []float32, width int)
 // scaleAddRows32 adds row src[e] of x (clamped to x's rows, at least one) to row dst[e] of out,
 // each of its pieces of sub floats times its own scale (scale[e·width/sub + s] for piece s), in
 // the order of e, skipping dst outside out's rows (rows of width > 0 floats, sub > 0 dividing
-// width): per element a product x·scale, then a sum out + product, each rounded. It prefetches
-// the rows of message e + ahead while adding message e (none for ahead ≥ len(dst)).
+// width; out holds rows [lo, lo + len(out)/width) of the output): per element a product
+// x·scale, then a sum out + product, each rounded. It prefetches the rows of message e + ahead
+// while adding message e (none for ahead ≥ len(dst), nor for a message to another row).
 //
 //go:noescape
-func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub, ahead int)
+func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub, ahead, lo int)
 
 // selectAVX sets out[i] to t's element where c[i], else f's, for i < n &^ 7, eight at a time; t
 // and f advance tStep and fStep bytes per eight (0 for eight copies of a repeated value).
@@ -237,17 +238,17 @@ func scaleRowsVec(out, x, scale []float32, width int) bool {
 }
 
 // scaleAddRuns is scaleAddRows32 for sub = width, width a multiple of 16: runs of messages to one
-// row of out (consecutive equal dst) are summed in registers, 64 floats at a time (then 16), with
+// row (consecutive equal dst) are summed in registers, 64 floats at a time (then 16), with
 // the same operations in the same order (BenchmarkMessageKernels: Physics' projection X W, runs
 // of 33 non-zeros, 8.4 → 6.0 ms; no slower for messages in random order at width 64).
 //
 //go:noescape
-func scaleAddRuns(out, x, scale []float32, src, dst []int32, width, ahead int)
+func scaleAddRuns(out, x, scale []float32, src, dst []int32, width, ahead, lo int)
 
-// scaleAddRowsVec runs scaleAddRows32 and reports whether it did (false without AVX2 or without
-// a whole row of x). Where out or x is larger than prefetchMinBytes it prefetches prefetchAhead
-// messages ahead.
-func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) bool {
+// scaleAddRowsVec runs scaleAddRows32 (out holding rows [lo, lo + len(out)/width) of the output)
+// and reports whether it did (false without AVX2 or without a whole row of x). Where out or x is
+// larger than prefetchMinBytes it prefetches prefetchAhead messages ahead.
+func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub, lo int) bool {
 	if !useAVX2 || sub == 0 || width%sub != 0 || len(x) < width || len(scale) < len(dst)*(width/sub) || len(src) < len(dst) {
 		return false
 	}
@@ -256,9 +257,9 @@ func scaleAddRowsVec(out, x, scale []float32, src, dst []int32, width, sub int) 
 		ahead = prefetchAhead
 	}
 	if sub == width && width%16 == 0 && (width == 64 || longRuns(dst)) {
-		scaleAddRuns(out, x, scale, src, dst, width, ahead)
+		scaleAddRuns(out, x, scale, src, dst, width, ahead, lo)
 	} else {
-		scaleAddRows32(out, x, scale, src, dst, width, sub, ahead)
+		scaleAddRows32(out, x, scale, src, dst, width, sub, ahead, lo)
 	}
 	return true
 }

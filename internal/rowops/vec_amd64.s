@@ -4,8 +4,8 @@
 
 // RUN_AHEAD(none) sets AX and DX to the current chunk (R10 bytes into a row) of the rows of out
 // and x of message e + ahead, where e is message R13 of the run, or jumps to none where there is
-// no such message (there is none for ahead ≥ len(dst)). The rows are not clamped: a prefetch
-// never faults.
+// no such message (there is none for ahead ≥ len(dst)) or its row of out is not one of out's.
+// The row of x is not clamped: a prefetch never faults.
 #define RUN_AHEAD(none) \
 	MOVQ    CX, DX; \
 	SUBQ    R13, DX; \
@@ -14,6 +14,9 @@
 	MOVQ    ahead+128(FP), DX; \
 	ADDQ    R13, DX; \
 	MOVLQSX (R9)(DX*4), AX; \
+	SUBQ    lo+136(FP), AX; \
+	CMPQ    AX, rows-8(SP); \
+	JAE     none; \
 	MOVLQSX (R8)(DX*4), DX; \
 	IMULQ   R12, AX; \
 	ADDQ    DI, AX; \
@@ -412,15 +415,16 @@ scaleDone:
 	VZEROUPPER
 	RET
 
-// func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub, ahead int)
-// For each e < len(dst) in order, adds row src[e] of x (clamped to x's rows) to row dst[e] of out,
+// func scaleAddRows32(out, x, scale []float32, src, dst []int32, width, sub, ahead, lo int)
+// out holds rows [lo, lo + rows) of the output. For each e < len(dst) in order, adds row src[e]
+// of x (clamped to x's rows) to row dst[e] of the output,
 // each of its width/sub pieces of sub floats times its own scale (scale[e·width/sub + s] for
 // piece s), skipping dst outside out's rows (their scales are skipped too); width > 0, sub > 0
 // divides it, x holds at least one row. Products first (x · scale), then sums (out + product), as
 // scaleRows32 and scatterAddRows32 compute them. Before message e it prefetches the two rows of
-// message e + ahead, where there is one (none for ahead ≥ len(dst)); a prefetch never faults, so
-// its indices are not checked.
-TEXT ·scaleAddRows32(SB), NOSPLIT, $16-144
+// message e + ahead, where there is one (none for ahead ≥ len(dst)) and its row of out is one
+// of out's; a prefetch never faults, so the row of x is not checked.
+TEXT ·scaleAddRows32(SB), NOSPLIT, $16-152
 	MOVQ width+120(FP), R12
 	MOVQ out_len+8(FP), AX
 	XORQ DX, DX
@@ -454,6 +458,9 @@ fusedRow:
 	JLE     fusedFetched        // no message e + ahead
 	MOVQ    ahead+136(FP), AX
 	MOVLQSX (R9)(AX*4), DX      // dst[e + ahead]
+	SUBQ    lo+144(FP), DX
+	CMPQ    DX, rows-8(SP)
+	JAE     fusedFetched        // not one of out's rows
 	MOVLQSX (R8)(AX*4), AX      // src[e + ahead]
 	IMULQ   R12, DX
 	ADDQ    DI, DX
@@ -472,6 +479,7 @@ fusedFetch:
 
 fusedFetched:
 	MOVLQSX (R9), R15
+	SUBQ    lo+144(FP), R15
 	CMPQ    R15, rows-8(SP)
 	JAE     fusedSkip           // unsigned: negative or past the last row
 	IMULQ   R12, R15
@@ -560,15 +568,15 @@ fusedDone:
 	VZEROUPPER
 	RET
 
-// func scaleAddRuns(out, x, scale []float32, src, dst []int32, width, ahead int)
-// scaleAddRows32 for one scale per message (sub = width) and width a multiple of 16: each run of
-// messages to one row of out (equal dst, consecutive) is added in registers, 64 floats at a time
-// in eight (while 64 are left in the row, then 16 at a time in two), loaded from out before the
-// run's first message and stored after its last, so each element gets the same products and sums
-// in the same order as one message at a time, without the stores and loads between them. Before
-// message e it prefetches the rows' chunks of message e + ahead, where there is one (none for
-// ahead ≥ len(dst)).
-TEXT ·scaleAddRuns(SB), NOSPLIT, $16-136
+// func scaleAddRuns(out, x, scale []float32, src, dst []int32, width, ahead, lo int)
+// scaleAddRows32 for one scale per message (sub = width) and width a multiple of 16, out holding
+// rows [lo, lo + rows) of the output: each run of messages to one row (equal dst, consecutive) is
+// added in registers, 64 floats at a time in eight (while 64 are left in the row, then 16 at a
+// time in two), loaded from out before the run's first message and stored after its last, so
+// each element gets the same products and sums in the same order as one message at a time,
+// without the stores and loads between them. Before message e it prefetches the rows' chunks of
+// message e + ahead, where there is one (none for ahead ≥ len(dst)) and its row is one of out's.
+TEXT ·scaleAddRuns(SB), NOSPLIT, $16-144
 	MOVQ width+120(FP), R12
 	MOVQ out_len+8(FP), AX
 	XORQ DX, DX
@@ -603,6 +611,7 @@ runScan:
 	JMP     runScan
 
 runScanned:
+	SUBQ  lo+136(FP), R15
 	CMPQ  R15, rows-8(SP)
 	JAE   runNext               // unsigned: negative or past the last row
 	IMULQ R12, R15

@@ -30,7 +30,8 @@ func withPortableLoops(fn func()) {
 // widths of 16, 48, 64, 80 and 128 with one scale per message: chunks of 64 and of 16 floats) on
 // messages sorted by target, so in runs, and unsorted, with out-of-range indices (also among the
 // prefetched messages: a prefetch never faults, so the kernels read them unchecked), NaN
-// payloads, infinities and −0, and every prefetch distance: the sums must be the portable
+// payloads, infinities and −0, and every prefetch distance, on all of out's rows and on two
+// ranges of them (lo > 0, as scaleAddRows splits them among cores): the sums must be the portable
 // loop's, bit for bit.
 func TestMessageKernelsMatchLoop(t *testing.T) {
 	if !useAVX2 {
@@ -54,17 +55,22 @@ func TestMessageKernelsMatchLoop(t *testing.T) {
 			scaleAddRows(want, x, scale, src, dst, c.width, c.sub)
 			useAVX2 = true
 			for _, ahead := range []int{0, 1, 4, e - 1, e} {
-				got := slices.Clone(start)
-				kernel := "scaleAddRows32"
-				if c.sub == c.width && c.width%16 == 0 {
-					kernel = "scaleAddRuns"
-					scaleAddRuns(got, x, scale, src, dst, c.width, ahead)
-				} else {
-					scaleAddRows32(got, x, scale, src, dst, c.width, c.sub, ahead)
-				}
-				for i := range got {
-					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-						t.Fatalf("%s, width %d, sorted %v, ahead %d: element %d is %v, the loop's %v", kernel, c.width, sorted, ahead, i, got[i], want[i])
+				for _, split := range []int{0, 4} { // rows [0, split) and [split, rows) in turn
+					got := slices.Clone(start)
+					kernel := "scaleAddRows32"
+					for _, r := range [][2]int{{0, split}, {split, rows}} {
+						out := got[r[0]*c.width : r[1]*c.width]
+						if c.sub == c.width && c.width%16 == 0 {
+							kernel = "scaleAddRuns"
+							scaleAddRuns(out, x, scale, src, dst, c.width, ahead, r[0])
+						} else {
+							scaleAddRows32(out, x, scale, src, dst, c.width, c.sub, ahead, r[0])
+						}
+					}
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s, width %d, sorted %v, ahead %d, split at row %d: element %d is %v, the loop's %v", kernel, c.width, sorted, ahead, split, i, got[i], want[i])
+						}
 					}
 				}
 			}
@@ -112,9 +118,10 @@ func BenchmarkMessageKernels(b *testing.B) {
 			name string
 			run  func()
 		}{
-			{"rows", func() { scaleAddRows32(out, x, scale, src, dst, width, width, c.nnz) }},
-			{"rows-prefetch", func() { scaleAddRows32(out, x, scale, src, dst, width, width, prefetchAhead) }},
-			{"runs-prefetch", func() { scaleAddRuns(out, x, scale, src, dst, width, prefetchAhead) }},
+			{"rows", func() { scaleAddRows32(out, x, scale, src, dst, width, width, c.nnz, 0) }},
+			{"rows-prefetch", func() { scaleAddRows32(out, x, scale, src, dst, width, width, prefetchAhead, 0) }},
+			{"runs-prefetch", func() { scaleAddRuns(out, x, scale, src, dst, width, prefetchAhead, 0) }},
+			{"split", func() { scaleAddRows(out, x, scale, src, dst, width, width) }},
 		}
 		for _, k := range kernels {
 			b.Run(c.name+"/"+k.name, func(b *testing.B) {
