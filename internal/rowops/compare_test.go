@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/layers/activations"
@@ -12,7 +13,8 @@ import (
 
 // compareCases cover GreaterOrEqual and GreaterThan of one shape and by a single value on either
 // side, sizes that are not a multiple of the kernel's 8, NaNs, infinities and zeros of both signs,
-// and LeakyReLU with its gradient (GAT's attention scores).
+// LeakyReLU with its gradient (GAT's attention scores), and Equal of int32 [R, 1] and [1, C] in
+// either order (OneHot) and of other forms (simplego's).
 func compareCases() []rowCase {
 	rng := rand.New(rand.NewPCG(11, 12))
 	special := random[float32](rng, 5, 7)
@@ -32,9 +34,15 @@ func compareCases() []rowCase {
 			rowCase{op.name + " of 0 than x", func(in []*Node) *Node { return op.fn(ScalarZero(in[0].Graph(), in[0].DType()), in[0]) }, []any{special}},
 			rowCase{op.name + " of NaNs and zeros of one shape", func(in []*Node) *Node { return op.fn(in[0], Neg(in[0])) }, []any{special}})
 	}
+	labels := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, 41, 9), 41, 1)
+	candidates := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, 7, 9), 1, 7)
 	return append(cases, rowCase{"LeakyReLU and its gradient", func(in []*Node) *Node {
 		return Gradient(ReduceAllSum(Mul(activations.LeakyReluWithAlpha(in[0], 0.2), in[1])), in[0])[0]
-	}, []any{a, b}})
+	}, []any{a, b}},
+		rowCase{"equal int32 [41, 1] and [1, 7]", func(in []*Node) *Node { return Equal(in[0], in[1]) }, []any{labels, candidates}},
+		rowCase{"equal int32 [1, 7] and [41, 1]", func(in []*Node) *Node { return Equal(in[1], in[0]) }, []any{labels, candidates}},
+		rowCase{"one-hot of int32 [41, 1] labels", func(in []*Node) *Node { return OneHot(Squeeze(in[0], -1), 9, dtypes.Float32) }, []any{labels}},
+		rowCase{"equal float32 of one shape (simplego's)", func(in []*Node) *Node { return Equal(in[0], Round(in[1])) }, []any{special, special}})
 }
 
 // TestCompareExecutorsMatchSimplego checks that every case gives bit-identical values with our

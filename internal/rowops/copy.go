@@ -123,6 +123,7 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 		fill(dst, src[0])
 		return
 	}
+	dims, steps = coalesceAxes(dims, steps)
 	if tiledTranspose(dst, src, dims, steps) {
 		return
 	}
@@ -143,6 +144,28 @@ func stridedCopy[T any](dst, src []T, dims, steps []int) {
 			}
 		}
 	})
+}
+
+// coalesceAxes drops the axes of one element and merges each axis into the next where their
+// elements are one run of the inner axis's step (steps[i] = dims[i+1] · steps[i+1]), so that a copy
+// walks as few and as long rows as it can: the slice [N, 1] of [N+1, 1] is one row of N elements,
+// not N rows of one (EERM's edge weights, 892,344 rows on Twitch).
+func coalesceAxes(dims, steps []int) ([]int, []int) {
+	var d, s []int
+	for i, n := range dims {
+		if n == 1 {
+			continue
+		}
+		if k := len(d) - 1; k >= 0 && s[k] == n*steps[i] {
+			d[k], s[k] = d[k]*n, steps[i]
+			continue
+		}
+		d, s = append(d, n), append(s, steps[i])
+	}
+	if len(d) == 0 {
+		return []int{1}, []int{0}
+	}
+	return d, s
 }
 
 // fill sets every element of dst to v: a clear (a vector loop) when v is all zero bits (Zeros and

@@ -255,35 +255,14 @@ func (d *deferredRows) addTo(backend *simplego.Backend, out []float32, dst []int
 
 // scaleAddRows adds row src[e] of x (clamped to x's rows, as Gather does) to row dst[e] of out,
 // each piece of sub floats times its own scale (scale[e·width/sub + s] for piece s), in the order
-// of e, skipping dst outside out's rows (as ScatterSum does); rows of width floats. With at least
-// parallelMessageFloats floats to add, out's rows are split into messageParts ranges, one per
-// core: each range gets its messages in the order of e, so every row's sum is the same.
+// of e, skipping dst outside out's rows (as ScatterSum does); rows of width floats. A large
+// scatter (inParallel's work: three floats touched per message and column) splits out's rows into
+// one range per core: each range scans every message and adds those to its rows in the order of
+// e, so every row's sum is the same.
 func scaleAddRows(out, x, scale []float32, src, dst []int32, width, sub int) {
-	rows := len(out) / width
-	parts := messageParts(len(dst), width, rows)
-	if parts == 1 {
-		scaleAddRowRange(out, x, scale, src, dst, width, sub, 0)
-		return
-	}
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*rows/parts, (p+1)*rows/parts
-		wg.Go(func() { scaleAddRowRange(out[lo*width:hi*width], x, scale, src, dst, width, sub, lo) })
-	}
-	wg.Wait()
-}
-
-// parallelMessageFloats is the number of floats (messages × width) from which scaleAddRows splits
-// its rows among the cores: each range scans every message, so small scatters stay whole.
-const parallelMessageFloats = 1 << 18
-
-// messageParts is the number of row ranges scaleAddRows splits messages × width floats into rows
-// of: one per core (GOMAXPROCS), at most one per row, one below parallelMessageFloats.
-func messageParts(messages, width, rows int) int {
-	if messages*width < parallelMessageFloats {
-		return 1
-	}
-	return max(1, min(runtime.GOMAXPROCS(0), rows))
+	inParallel(len(out)/width, 3*len(dst)*width, func(from, to int) {
+		scaleAddRowRange(out[from*width:to*width], x, scale, src, dst, width, sub, from)
+	})
 }
 
 // scaleAddRowRange is scaleAddRows for rows [lo, lo + len(out)/width) of the output, which out

@@ -68,10 +68,13 @@ func reduceRows[T float32 | float64](out, x []T, dims, steps []int, isMax bool) 
 	}
 	if step == 0 && slices.Equal(steps[:len(steps)-1], rowMajorStrides(shapes.Make(dtypes.Int8, dims[:len(dims)-1]...))) {
 		// [R..., W] to [R...] (the last axis only: GAT's attention scores, [N, heads, W] to
-		// [N, heads]): a loop over the rows, where a call per row costs more than rows of a few elements
-		for r := range out {
-			out[r] = foldRow(out[r], x[r*width:(r+1)*width], isMax)
-		}
+		// [N, heads]; EERM's Gumbel maxima, [21272, 64] to [21272]): a loop over the rows, where a
+		// call per row costs more than rows of a few elements, split over the cores
+		inParallel(len(out), len(x), func(from, to int) {
+			for r := from; r < to; r++ {
+				out[r] = foldRow(out[r], x[r*width:(r+1)*width], isMax)
+			}
+		})
 		return
 	}
 	walkRows(dims, steps, func(r, at int) {

@@ -34,6 +34,8 @@ func reduceCases() []rowCase {
 		{"sum over axes 0 and 2 [7, 5, 9]", func(in []*Node) *Node { return ReduceSum(in[0], 0, 2) }, []any{random[float32](rng, 7, 5, 9)}},
 		{"sum of everything [40, 33]", func(in []*Node) *Node { return ReduceAllSum(in[0]) }, []any{random[float32](rng, 40, 33)}},
 		{"max over the last axis [120, 7]", func(in []*Node) *Node { return ReduceMax(in[0], 1) }, []any{random[float32](rng, 120, 7)}},
+		{"max over the last axis [20000, 64], split over the cores", func(in []*Node) *Node { return ReduceMax(in[0], 1) },
+			[]any{random[float32](rng, 20000, 64)}},
 		{"max over rows [120, 7] float64", func(in []*Node) *Node { return ReduceMax(in[0], 0) }, []any{random[float64](rng, 120, 7)}},
 		{"max with NaN and infinities [6, 5]", func(in []*Node) *Node { return ReduceMax(in[0], 1) },
 			[]any{tensors.FromFlatDataAndDimensions(special, 6, 5)}},

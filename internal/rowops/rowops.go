@@ -42,12 +42,15 @@
 //     vector kernels: simplego's plain loops take 1-8 ns per element.
 //   - GreaterOrEqual, GreaterThan (compare.go): f32 comparisons of LeakyReLU and ELU (GAT), the
 //     first by LessOrEqual's kernel with the operands swapped: simplego's loops check broadcasts.
+//   - Equal (compare.go): int32 [R, 1] against [1, C] (OneHot), a row at a time: simplego walks a
+//     broadcast iterator per element.
 //   - RNGBitGenerator (rng.go): dropout's random bits stored as whole 64-bit words: simplego stores
 //     a byte at a time, branching per byte.
 //   - Slice (slices.go): the strided copy of Transpose, whole runs along the last axis (columns of a
-//     matrix): simplego copies an element at a time through an index iterator.
-//   - Tanh, Logistic, Pow (unary.go): f32 by simplego's own expression per element, split over the
-//     cores.
+//     matrix; axes whose elements are contiguous are one run): simplego copies an element at a
+//     time through an index iterator.
+//   - Tanh, Logistic, Log, Pow (unary.go): f32 by simplego's own expression per element, split
+//     over the cores.
 //
 // Install also replaces GoMLX's gradient of Mul where one operand is a column scaling the rows of
 // the other (vjp.go): the gradient scales rows too, instead of first broadcasting the column, and
@@ -146,6 +149,8 @@ var executors = []struct {
 	{backends.OpTypeTanh, tanh, simplegoTanh},
 	{backends.OpTypeLogistic, logistic, simplegoLogistic},
 	{backends.OpTypePow, pow, simplegoPow},
+	{backends.OpTypeLog, naturalLog, simplegoLog},
+	{backends.OpTypeEqual, equal, simplegoEqual},
 }
 
 // nodeField returns the unexported field name of node (opType, shape, data), readable through

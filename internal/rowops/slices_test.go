@@ -11,7 +11,8 @@ import (
 )
 
 // sliceMathCases cover column slices (the vector copy), a slice of every axis of rank 3, a strided
-// slice, int32, and Tanh, Logistic and Pow on special values (NaNs with payloads, infinities, −0), by a
+// slice, slices whose elements are one run (a column [N, 1], whole rows), int32, and Tanh,
+// Logistic, Log and Pow on special values (NaNs with payloads, infinities, ±0, negatives), by a
 // scalar or of one shape, on a tensor large enough to be split over the cores, and in float64
 // (simplego's path).
 func sliceMathCases() []rowCase {
@@ -30,6 +31,14 @@ func sliceMathCases() []rowCase {
 			[]any{random[float32](rng, 4, 5, 6)}},
 		{"strided [37, 19]", func(in []*Node) *Node { return Slice(in[0], AxisRange(1, 30).Stride(3), AxisRange(0, 19).Stride(2)) }, []any{xt}},
 		{"int32 columns", func(in []*Node) *Node { return Slice(in[0], AxisRange(), AxisRange(2, 7)) }, []any{idx}},
+		{"rows [1, 301) of a column [301, 1] (one run)", func(in []*Node) *Node { return Slice(in[0], AxisRange(1, 301)) },
+			[]any{random[float32](rng, 301, 1)}},
+		{"whole rows [5, 30) of [37, 19] (one run)", func(in []*Node) *Node { return Slice(in[0], AxisRange(5, 30)) }, []any{xt}},
+		{"rows of [6, 1, 4, 1] (axes of one element)", func(in []*Node) *Node { return Slice(in[0], AxisRange(2, 5)) },
+			[]any{random[float32](rng, 6, 1, 4, 1)}},
+		{"log with special values", func(in []*Node) *Node { return Log(in[0]) }, []any{xt}},
+		{"log of [300, 256], split over the cores", func(in []*Node) *Node { return Log(Abs(in[0])) }, []any{random[float32](rng, 300, 256)}},
+		{"log float64", func(in []*Node) *Node { return Log(Abs(in[0])) }, []any{random[float64](rng, 9, 13)}},
 		{"tanh with special values", func(in []*Node) *Node { return Tanh(in[0]) }, []any{xt}},
 		{"tanh of an owned operand", func(in []*Node) *Node { return Tanh(MulScalar(in[0], 3)) }, []any{xt}},
 		{"tanh of [300, 256], split over the cores", func(in []*Node) *Node { return Tanh(in[0]) }, []any{random[float32](rng, 300, 256)}},
@@ -45,8 +54,8 @@ func sliceMathCases() []rowCase {
 	}
 }
 
-// TestSliceTanhLogisticPowMatchSimplego checks that the Slice, Tanh, Logistic and Pow executors give simplego's values bit for
-// bit.
+// TestSliceTanhLogisticPowMatchSimplego checks that the Slice, Tanh, Logistic, Log and Pow
+// executors give simplego's values bit for bit.
 func TestSliceTanhLogisticPowMatchSimplego(t *testing.T) { matchSimplego(t, sliceMathCases()) }
 
 // TestSliceGradient checks the Pad-free gradient of Slice (sliceVJP) by hand: the gradient of
