@@ -108,12 +108,53 @@ func fuseCases() []fuseCase {
 	}
 }
 
-// TestFusedChainsMatchSimplego checks that the fused chains give simplego's values bit for bit,
-// also split among three cores, and that no stand-in outlives its execution.
+// TestFusedChainsMatchSimplego checks that the fused chains give simplego's values bit for bit, on
+// three cores (a large chain running alone splits its rows among them; TestScaleAddRowsSplit
+// always splits), and that no stand-in outlives its execution.
 func TestFusedChainsMatchSimplego(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	matchSimplego(t, fusedRowCases())
 	noStandInsLeft(t, &deferred)
+}
+
+// TestScaleAddRowsSplit checks scaleAddRows split among three cores (run alone, as when no other
+// op is in progress) against one range of all rows, bit for bit, with the vector kernels and the
+// portable loops: rows of 16 and 64 in random order and in runs of ten, pieces of 8.
+func TestScaleAddRowsSplit(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	rng := rand.New(rand.NewPCG(41, 42))
+	const rows, e = 3001, 30000
+	runs := make([]int32, e)
+	for i := range runs {
+		runs[i] = int32(i / 10)
+	}
+	for _, c := range []struct {
+		width, sub int
+		dst        []int32
+	}{{16, 16, randomIndices[int32](rng, e, rows)}, {64, 64, randomIndices[int32](rng, e, rows)}, {16, 16, runs}, {64, 8, runs}} {
+		x, scale := randomRows[float32](rng, rows*c.width), randomRows[float32](rng, e*c.width/c.sub)
+		src := randomIndices[int32](rng, e, rows)
+		for _, portable := range []bool{false, true} {
+			want, got := make([]float32, rows*c.width), make([]float32, rows*c.width)
+			run := func() {
+				scaleAddRowRange(want, x, scale, src, c.dst, c.width, c.sub, 0)
+				if !alone() {
+					t.Fatal("another executor is running: scaleAddRows would not split")
+				}
+				scaleAddRows(got, x, scale, src, c.dst, c.width, c.sub)
+			}
+			if portable {
+				withPortableLoops(run)
+			} else {
+				run()
+			}
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("width %d, pieces of %d, portable %v: element %d is %v split, %v whole", c.width, c.sub, portable, i, got[i], want[i])
+				}
+			}
+		}
+	}
 }
 
 // TestFusedChainsOneOpAtATime checks the same on a backend running one op at a time, where chains

@@ -41,7 +41,7 @@ func Install() error {
 			}
 		}
 		for _, e := range executors {
-			setNodeExecutor(e.op, priorityUser, e.ours)
+			setNodeExecutor(e.op, priorityUser, counted(e.ours))
 		}
 		multiOutputsNodeExecutors[backends.OpTypeRNGBitGenerator] = rngBitGenerator
 		graph.VJPRegistration[graph.NodeTypeMul] = mulVJP

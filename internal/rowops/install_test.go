@@ -17,7 +17,9 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/graph"
 )
 
-// overrides reports, for each executor and gradient Install registers, whether it is in place.
+// overrides reports, for each executor and gradient Install registers, whether it is in place. An
+// executor is registered wrapped by counted, whose closures share one code pointer: the op's
+// executor is then counted's wrapper, which only Install registers, around the table's own.
 func overrides() map[string]bool {
 	ptr := func(f any) uintptr { return reflect.ValueOf(f).Pointer() }
 	in := map[string]bool{
@@ -25,7 +27,7 @@ func overrides() map[string]bool {
 		"Mul VJP":         ptr(graph.VJPRegistration[graph.NodeTypeMul]) == ptr(mulVJP),
 	}
 	for _, e := range executors {
-		in[e.op.String()] = ptr(nodeExecutors[e.op]) == ptr(e.ours)
+		in[e.op.String()] = ptr(nodeExecutors[e.op]) == ptr(counted(e.ours))
 	}
 	return in
 }

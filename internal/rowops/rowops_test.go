@@ -19,7 +19,7 @@ func withSimplego(fn func()) {
 	}
 	defer func() {
 		for _, e := range executors {
-			setNodeExecutor(e.op, priorityUser, e.ours)
+			setNodeExecutor(e.op, priorityUser, counted(e.ours))
 		}
 	}()
 	fn()

@@ -3,6 +3,7 @@ package rowops
 import (
 	"errors"
 	"reflect"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gomlx/gomlx/backends/simplego"
@@ -37,3 +38,23 @@ func UnboundWorkers(backend *simplego.Backend) error {
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetInt(-1)
 	return nil
 }
+
+// running counts the executions of this package's executors in progress in the process, over
+// every backend (counted wraps them when Install registers them).
+var running atomic.Int32
+
+// counted wraps exec so that running counts its executions in progress. Not inlined, so that every
+// wrapper has one code pointer, counted's closure (the install test compares executors by it).
+//
+//go:noinline
+func counted(exec executor) executor {
+	return func(backend *simplego.Backend, node *simplego.Node, inputs []*simplego.Buffer, inputsOwned []bool) (*simplego.Buffer, error) {
+		running.Add(1)
+		defer running.Add(-1)
+		return exec(backend, node, inputs, inputsOwned)
+	}
+}
+
+// alone reports whether no other of this package's executors runs at the moment, besides the
+// caller's own: an op that splits its work among the cores then takes cores no other op uses.
+func alone() bool { return running.Load() <= 1 }
