@@ -65,6 +65,8 @@
 //   - Gather → Mul by a column → ScatterSum (message passing, sparse products, GAT's
 //     attention-weighted sums) runs a message at a time (fuse.go); on amd64 a run of messages to
 //     one row is summed in registers, and rows of tables over 2 MiB are prefetched (vec_amd64.go).
+//     A large chain that runs while no other of our executors does splits its output rows over
+//     the cores, each row's messages still added in order (scaleAddRows).
 //   - GoMLX's gradient of a matrix product, a broadcast [P, Q, Z] of the adjoint multiplied by each
 //     operand and summed over one axis, runs as sums of scaled rows (sums.go).
 //   - ReduceSum(Mul(Gather, Gather)) over the last axis, a dot product per message of two gathered
