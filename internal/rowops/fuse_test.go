@@ -49,8 +49,8 @@ func fuseCases() []fuseCase {
 		runs[i] = int32(i / 10)
 	}
 	in := []any{x, src, dst, w}
-	// Large enough to be split among cores (messageParts): rows of 16 in random order, of 64, of
-	// 16 in runs of ten.
+	// Large enough for scaleAddRows to split their rows among the cores when the chain runs alone:
+	// rows of 16 in random order, of 64, of 16 in runs of ten.
 	const bigN, bigE = 3001, 30000
 	bigSrc := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, bigE, bigN), bigE, 1)
 	bigDst := tensors.FromFlatDataAndDimensions(randomIndices[int32](rng, bigE, bigN), bigE, 1)
@@ -65,11 +65,11 @@ func fuseCases() []fuseCase {
 			[]any{wide, src, dst, w}},
 		{1, "propagation of width 16 in runs of ten", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
 			[]any{random[float32](rng, n, 16), src, tensors.FromFlatDataAndDimensions(runs, e, 1), w}},
-		{1, "propagation [3001, 16] by 30000 messages, split among cores", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
+		{1, "propagation [3001, 16] by 30000 messages (large enough to split)", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
 			[]any{random[float32](rng, bigN, 16), bigSrc, bigDst, bigW}},
-		{1, "propagation [3001, 64] split among cores", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
+		{1, "propagation [3001, 64] (large enough to split)", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
 			[]any{random[float32](rng, bigN, 64), bigSrc, bigDst, bigW}},
-		{1, "propagation [3001, 16] in runs of ten, split among cores", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
+		{1, "propagation [3001, 16] in runs of ten (large enough to split)", func(in []*Node) *Node { return propagate(in[0], in[1], in[2], in[3]) },
 			[]any{random[float32](rng, bigN, 16), bigSrc, tensors.FromFlatDataAndDimensions(bigRuns, bigE, 1), bigW}},
 		{1, "column on the left", func(in []*Node) *Node {
 			return ScatterSum(ZerosLike(in[0]), in[2], Mul(in[3], Gather(in[0], in[1])), false, false)
