@@ -168,7 +168,7 @@ func TestNotes(t *testing.T) {
 			t.Fatal(err)
 		}
 		flagged, named := map[string]bool{}, map[string]bool{}
-		for _, row := range append(rep.Rows, rep.Selected...) {
+		for _, row := range slices.Concat(rep.Rows, rep.Selected) {
 			if row.Flagged {
 				flagged[DatasetNames[row.Dataset]+": "+MethodNames[row.Method]] = true
 			}
