@@ -46,10 +46,12 @@ type graphMixup struct {
 	nbrs     [][]int32
 	clusters *tensors.Tensor // [N, 15] global-path targets
 
+	layout linkLayout
+
 	// per run, set at its first update
 	ql                    *qLearner
-	trainIdx, trainAdj    *tensors.Tensor
-	pairs                 []any
+	trainIdx              *tensors.Tensor
+	pairs, parents        []any   // distance pairs; the train nodes' neighbours (linkLayout.inputs)
 	byClass               [][]int // positions in Run.Train of each class's train nodes, in order
 	numTrain, numNegative int
 }
@@ -58,7 +60,7 @@ type graphMixup struct {
 func (*graphMixup) Backbone(string) string { return "graphmixup" }
 
 // Prepare checks the backbone and the graph (full-batch only) and computes the graph's neighbour
-// lists and global-path targets.
+// lists, global-path targets and the layout of the synthetic nodes' links.
 func (gm *graphMixup) Prepare(_ *context.Context, m *Model, g *datasets.Graph) error {
 	net, ok := m.Backbone.(graphMixupNet)
 	if !ok {
@@ -70,6 +72,7 @@ func (gm *graphMixup) Prepare(_ *context.Context, m *Model, g *datasets.Graph) e
 	gm.net = net
 	gm.nbrs = neighbourLists(g)
 	gm.clusters = tensors.FromValue(clusterTargets(gm.nbrs, graphMixupClusters))
+	gm.layout = newLinkLayout(g, gm.nbrs)
 	gm.numNegative = 0
 	for _, l := range gm.nbrs {
 		gm.numNegative += len(l)
@@ -122,29 +125,24 @@ func (gm *graphMixup) Draw(r *Run, epoch int) Step {
 		}
 	}
 	gm.ql.update(r.RNG, epoch, current, previous)
-	in := []any{gm.trainIdx, column(active), column(delta), gm.trainAdj}
-	in = append(in, gm.pairs...)
-	return Step{Inputs: append(in, indexColumn(negU), indexColumn(negV), gm.clusters)}
+	in := append([]any{gm.trainIdx, column(active), column(delta)}, gm.pairs...)
+	in = append(in, indexColumn(negU), indexColumn(negV), gm.clusters)
+	return Step{Inputs: append(in, gm.parents...)}
 }
 
 // startRun resets the per-run state for run r: Q-learning at k = 0, the distance pairs (drawn from
-// r.RNG), the train nodes [T, 1] by class and their adjacency rows [T, N].
+// r.RNG), the train nodes [T, 1] by class and their neighbours in the links' layout.
 func (gm *graphMixup) startRun(r *Run) {
 	gm.ql = newQLearner()
 	a, b, class, weight := sampleDistancePairs(r.RNG, gm.nbrs, graphMixupPairsPerClass)
 	gm.pairs = []any{indexColumn(a), indexColumn(b), indexColumn(class), column(weight)}
 	gm.trainIdx = indexColumn(r.Train)
 	gm.byClass = make([][]int, r.Graph.NumClasses)
-	rows := make([][]float32, len(r.Train))
 	for p, v := range r.Train {
 		y := r.Graph.Labels[v]
 		gm.byClass[y] = append(gm.byClass[y], p)
-		rows[p] = make([]float32, r.Graph.NumNodes)
-		for _, u := range gm.nbrs[v] {
-			rows[p][u] = 1
-		}
 	}
-	gm.trainAdj = tensors.FromValue(rows)
+	gm.parents = gm.layout.inputs(gm.nbrs, r.Train, r.Graph.NumNodes)
 	gm.numTrain = len(r.Train)
 }
 
@@ -154,31 +152,28 @@ func column(values []float32) *tensors.Tensor {
 }
 
 // Loss is the joint loss of one update, from in.Drawn: train [T, 1], active [T, 1], delta [T, 1],
-// trainAdj [T, N], pair ends a, b [P, 1], pair classes [P, 1], pair weights [P, 1], reconstruction
-// pairs u, v [S, 1], cluster targets [N, 15].
+// pair ends a, b [P, 1], pair classes [P, 1], pair weights [P, 1], reconstruction pairs u, v
+// [S, 1], cluster targets [N, 15], then the train nodes' neighbours (linkLayout.inputs).
 func (gm *graphMixup) Loss(ctx *context.Context, _ int, in *Inputs) *Node {
 	d := in.Drawn
-	train, active, delta, trainAdj := d[0], d[1], d[2], d[3]
-	pairA, pairB, pairClass, pairWeight, negU, negV, clusters := d[4], d[5], d[6], d[7], d[8], d[9], d[10]
+	train, active, delta := d[0], d[1], d[2]
+	pairA, pairB, pairClass, pairWeight, negU, negV, clusters := d[3], d[4], d[5], d[6], d[7], d[8], d[9]
 	m, bctx := in.Model, BackboneContext(ctx)
 	zs, _ := in.TrainingBlocks(ctx)
 	z, semantic := gm.net.Encode(bctx, in.Adj, zs[0], m.Dims)
 	dtype := z.DType()
-	active, delta, trainAdj = ConvertDType(active, dtype), ConvertDType(delta, dtype), ConvertDType(trainAdj, dtype)
+	active, delta = ConvertDType(active, dtype), ConvertDType(delta, dtype)
 
-	zTrain := Gather(z, train)                                                   // [T, H]
-	yTrain := Gather(in.OneHot, train)                                           // [T, C]
-	partner := sameClassNearest(StopGradient(zTrain), yTrain)                    // [T, 1]
-	synth := MixHidden(zTrain, Gather(zTrain, partner), delta)                   // [T, H]
-	parents := Min(Add(trainAdj, Gather(trainAdj, partner)), OnesLike(trainAdj)) // [T, N]
+	zTrain := Gather(z, train)                                 // [T, H]
+	yTrain := Gather(in.OneHot, train)                         // [T, C]
+	partner := sameClassNearest(StopGradient(zTrain), yTrain)  // [T, 1]
+	synth := MixHidden(zTrain, Gather(zTrain, partner), delta) // [T, H]
 	c := gm.net.DecoderProjection(bctx, z)
-	edges := Mul(Mul(Sigmoid(MatMul(gm.net.DecoderProjection(bctx, synth), Transpose(c, 0, 1))), parents), active) // [T, N]
+	link := links(gm.net.DecoderProjection(bctx, synth), c, z, synth, partner, active, d[10:])
 
 	nbrSum, degree := gm.net.NeighbourSum(in.Adj, z)
-	nbrSum = Add(nbrSum, MatMul(Transpose(edges, 0, 1), synth))
-	degree = Add(degree, InsertAxes(ReduceSum(edges, 0), -1))
-	logits := gm.net.Classify(bctx, z, nbrSum, degree, m.Dims)
-	synthLogits := gm.net.Classify(bctx, synth, MatMul(edges, z), InsertAxes(ReduceSum(edges, 1), -1), m.Dims)
+	logits := gm.net.Classify(bctx, z, Add(nbrSum, link.toNodes), Add(degree, link.nodeDegree), m.Dims)
+	synthLogits := gm.net.Classify(bctx, synth, link.toSynth, link.synthDegree, m.Dims)
 	ceSum := func(lg, y, mask *Node) *Node {
 		return ReduceAllSum(Mul(Neg(ReduceSum(Mul(y, LogSoftmax(lg, -1)), -1)), Reshape(mask, mask.Shape().Dim(0))))
 	}

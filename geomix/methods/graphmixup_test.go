@@ -198,7 +198,8 @@ func TestEdgePredictor(t *testing.T) {
 }
 
 // TestGraphMixupDraw: a run's first draw has the layout Loss reads; at k = 0 no node is synthetic
-// on a balanced split; the train rows of the adjacency are the train nodes' neighbours.
+// on a balanced split; the train rows of the adjacency (a tiny graph's layout) and the neighbour
+// lists are the train nodes' neighbours.
 func TestGraphMixupDraw(t *testing.T) {
 	g := testutil.TinyGraph()
 	gm := &graphMixup{}
@@ -211,6 +212,9 @@ func TestGraphMixupDraw(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := &Run{RNG: rand.New(rand.NewPCG(1, 2)), Graph: g, Train: g.Splits[0].Train, Epochs: 10}
+	if gm.layout.width != 0 {
+		t.Fatalf("links over lists of width %d on a graph of %d nodes, want dense rows", gm.layout.width, g.NumNodes)
+	}
 	st := gm.Draw(run, 0)
 	if len(st.Inputs) != 11 {
 		t.Fatalf("%d inputs, want 11", len(st.Inputs))
@@ -218,12 +222,26 @@ func TestGraphMixupDraw(t *testing.T) {
 	if active := st.Inputs[1].(*tensors.Tensor).Value().([][]float32); slices.ContainsFunc(active, func(r []float32) bool { return r[0] != 0 }) {
 		t.Errorf("active %v at k = 0, want none", active)
 	}
-	rows := st.Inputs[3].(*tensors.Tensor).Value().([][]float32)
+	rows := st.Inputs[10].(*tensors.Tensor).Value().([][]float32)
 	for p, v := range run.Train {
 		for u, x := range rows[p] {
 			if want := slices.Contains(gm.nbrs[v], int32(u)); (x == 1) != want {
 				t.Fatalf("train row %d (node %d) column %d = %v, want neighbour %v", p, v, u, x, want)
 			}
+		}
+	}
+	lists := linkLayout{width: 1}
+	in := lists.inputs(gm.nbrs, run.Train, g.NumNodes)
+	idx, mask := in[0].(*tensors.Tensor).Value().([][]int32), in[1].(*tensors.Tensor).Value().([][]float32)
+	for p, v := range run.Train {
+		var got []int32
+		for j, u := range idx[p] {
+			if mask[p][j] == 1 {
+				got = append(got, u)
+			}
+		}
+		if want := slices.Compact(slices.Sorted(slices.Values(gm.nbrs[v]))); !slices.Equal(got, want) || len(idx[p]) != lists.width {
+			t.Errorf("train node %d: list %v mask %v, want its neighbours %v padded to %d", v, idx[p], mask[p], want, lists.width)
 		}
 	}
 	gm.ql.k = 0.5
@@ -234,6 +252,88 @@ func TestGraphMixupDraw(t *testing.T) {
 	for p := range run.Train {
 		if want := float32(1 - p%2); active[p][0] != want || (want == 1) != (delta[p][0] > 0) {
 			t.Errorf("train position %d: active %v, δ %v", p, active[p][0], delta[p][0])
+		}
+	}
+}
+
+// TestSyntheticLinksLayoutsAgree: the synthetic nodes' links over dense rows (MatMulFastGrad's
+// products) and over neighbour lists give the sums and the gradients of the links written as its
+// code computes them (σ(ĉ cᵀ) ⊙ min(A_t + A_p, 1), MatMul and its generic gradient), on random
+// float32 data large enough for the backend's blocked kernels, with shared neighbours, a partner
+// that is the node itself and inactive nodes: the dense layout's sums to the bit, every other
+// value within 1e-6 of its largest magnitude (the same terms, added in another order).
+func TestSyntheticLinksLayoutsAgree(t *testing.T) {
+	const tt, n, h = 37, 211, 24
+	rng := rand.New(rand.NewPCG(3, 4))
+	matrix := func(rows, cols int) [][]float32 {
+		m := make([][]float32, rows)
+		for i := range m {
+			m[i] = make([]float32, cols)
+			for j := range m[i] {
+				m[i][j] = float32(rng.NormFloat64())
+			}
+		}
+		return m
+	}
+	nbrs := make([][]int32, n)
+	train := make([]int32, tt)
+	partner, active := make([][]int32, tt), make([][]float32, tt)
+	for p := range train {
+		train[p] = int32(p * 5)
+		for range 1 + rng.IntN(12) {
+			nbrs[train[p]] = append(nbrs[train[p]], int32(rng.IntN(n))) // repeats allowed: a multigraph's rows are 0/1
+		}
+		partner[p] = []int32{int32(rng.IntN(tt))}
+		active[p] = []float32{float32(rng.IntN(4) / 3)}
+	}
+	partner[0][0] = 0                                                      // a class of one: its own partner
+	nbrs[train[1]] = append(nbrs[train[1]], nbrs[train[partner[1][0]]]...) // every partner neighbour shared
+	dense := &linkLayout{}
+	lists := &linkLayout{width: 4}
+	inputs := map[string][]any{"dense": dense.inputs(nbrs, train, n), "lists": lists.inputs(nbrs, train, n)}
+	if lists.width < 12 {
+		t.Fatalf("lists widened to %d, want at least the most neighbours of a train node", lists.width)
+	}
+	cSynth, c, z, synth, w := matrix(tt, h), matrix(n, h), matrix(n, h), matrix(tt, h), matrix(n+tt, h)
+	block := func(layout string) func([]*Node) []*Node {
+		return func(in []*Node) []*Node {
+			cSynth, c, z, synth, partner, active, w := in[0], in[1], in[2], in[3], in[4], in[5], in[6]
+			var l synthLinks
+			if layout == "code" {
+				adj := in[7]
+				edges := Mul(Mul(Sigmoid(MatMul(cSynth, Transpose(c, 0, 1))), Min(Add(adj, Gather(adj, partner)), OnesLike(adj))), active)
+				l = synthLinks{toNodes: MatMul(Transpose(edges, 0, 1), synth), nodeDegree: InsertAxes(ReduceSum(edges, 0), -1),
+					toSynth: MatMul(edges, z), synthDegree: InsertAxes(ReduceSum(edges, 1), -1)}
+			} else {
+				l = links(cSynth, c, z, synth, partner, active, in[7:])
+			}
+			loss := ReduceAllSum(Mul(Square(Concatenate([]*Node{l.toNodes, l.toSynth}, 0)), w))
+			loss = Add(loss, ReduceAllSum(Square(Concatenate([]*Node{l.nodeDegree, l.synthDegree}, 0))))
+			return append([]*Node{l.toNodes, l.nodeDegree, l.toSynth, l.synthDegree}, Gradient(loss, cSynth, c, z, synth)...)
+		}
+	}
+	backend := testutil.Backend(t)
+	args := []any{cSynth, c, z, synth, partner, active, w}
+	want := MustExecOnceN(backend, block("code"), append(args, inputs["dense"]...)...)
+	for _, layout := range []string{"dense", "lists"} {
+		got := MustExecOnceN(backend, block(layout), append(args, inputs[layout]...)...)
+		for i, name := range []string{"messages to nodes", "node degrees", "messages to synthetic nodes", "synthetic degrees", "∂cSynth", "∂c", "∂z", "∂synth"} {
+			wv, gv := want[i].Value().([][]float32), got[i].Value().([][]float32)
+			diff, scale := 0.0, 0.0 // the largest difference and the largest magnitude
+			for r := range wv {
+				for k := range wv[r] {
+					diff, scale = max(diff, math.Abs(float64(wv[r][k]-gv[r][k]))), max(scale, math.Abs(float64(wv[r][k])))
+				}
+			}
+			if scale == 0 {
+				t.Fatalf("%s: all zero, the test data link nothing", name)
+			}
+			if layout == "dense" && i < 4 && diff != 0 {
+				t.Errorf("dense %s: differs by %.3g from its code's sums, want the same to the bit", name, diff)
+			}
+			if diff/scale > 1e-6 {
+				t.Errorf("%s %s: largest difference %.3g of the largest magnitude from its code's, want at most 1e-6", layout, name, diff/scale)
+			}
 		}
 	}
 }
