@@ -88,22 +88,29 @@ func (b GraphMixup) Encode(ctx *context.Context, adj *mixing.AdjacencyNodes, xw 
 	g, dtype := xw.Graph(), xw.DType()
 	ectx := ctx.In("encoder")
 	h := Columns(xw, 0, hidden)
-	hSrc, hDst := Gather(h, adj.Src), Gather(h, adj.Dst) // [E, H]
 	width := hidden / GraphMixupHeads
 	outs := make([]*Node, GraphMixupHeads)
 	descriptors := make([]*Node, GraphMixupHeads)
 	for k := range GraphMixupHeads {
 		kctx := ectx.Inf("head_%d", k)
 		attn := kctx.WithInitializer(xavier(kctx, 1.414)).VariableWithShape("attention", shapes.Make(dtype, 2*hidden, 1)).ValueGraph(g)
-		// e_ij = σ(a · [h_i ‖ h_j]) for the edge j→i: i is Dst, j is Src.
 		aT := Transpose(attn, 0, 1) // [1, 2H]: rows through Columns, whose gradient needs no Pad
 		aDst, aSrc := Transpose(Columns(aT, 0, hidden), 0, 1), Transpose(Columns(aT, hidden, 2*hidden), 0, 1)
-		scores := Sigmoid(Add(ops.MatMulFastGrad(hDst, aDst), ops.MatMulFastGrad(hSrc, aSrc))) // [E, 1]
+		scores := edgeScores(h, aDst, aSrc, adj)
 		outs[k] = ScatterSum(ZerosLike(Columns(xw, 0, width)), adj.Dst, Mul(Gather(Columns(xw, hidden+k*width, hidden+(k+1)*width), adj.Src), scores), false, false)
 		descriptors[k] = b.descriptor(kctx, adj, StopGradient(h), scores, hidden)
 	}
 	z = layers.DropoutStatic(ectx, activations.Relu(Concatenate(outs, -1)), context.GetParamOr(ctx, ParamDropout, 0.0))
 	return z, b.semanticLoss(ectx, Concatenate(descriptors, 0))
+}
+
+// edgeScores are one head's edge weights e_ij = σ(a · [h_i ‖ h_j]) = σ(h_i a_dst + h_j a_src) [E, 1]
+// for every edge j→i (i is Dst, j is Src), from h [N, H] and a_dst, a_src [H, 1]. Each node's two
+// halves h a_dst, h a_src [N, 1] are computed once and read at the edges' ends: the same values as
+// the products of the gathered rows [E, H], whose gradients contract E rows where these contract
+// N (ScatterSum of the edges' adjoints first).
+func edgeScores(h, aDst, aSrc *Node, adj *mixing.AdjacencyNodes) *Node {
+	return Sigmoid(Add(Gather(ops.MatMulFastGrad(h, aDst), adj.Dst), Gather(ops.MatMulFastGrad(h, aSrc), adj.Src)))
 }
 
 // descriptor is one head's descriptor [1, H]: the node mean of tanh(Â_k tanh(Â_k h W_1 + b_1) W_2

@@ -265,16 +265,7 @@ func TestGraphMixupDraw(t *testing.T) {
 func TestSyntheticLinksLayoutsAgree(t *testing.T) {
 	const tt, n, h = 37, 211, 24
 	rng := rand.New(rand.NewPCG(3, 4))
-	matrix := func(rows, cols int) [][]float32 {
-		m := make([][]float32, rows)
-		for i := range m {
-			m[i] = make([]float32, cols)
-			for j := range m[i] {
-				m[i][j] = float32(rng.NormFloat64())
-			}
-		}
-		return m
-	}
+	matrix := func(rows, cols int) [][]float32 { return testutil.NormalMatrix32(rng, rows, cols) }
 	nbrs := make([][]int32, n)
 	train := make([]int32, tt)
 	partner, active := make([][]int32, tt), make([][]float32, tt)
@@ -319,12 +310,7 @@ func TestSyntheticLinksLayoutsAgree(t *testing.T) {
 		got := MustExecOnceN(backend, block(layout), append(args, inputs[layout]...)...)
 		for i, name := range []string{"messages to nodes", "node degrees", "messages to synthetic nodes", "synthetic degrees", "∂cSynth", "∂c", "∂z", "∂synth"} {
 			wv, gv := want[i].Value().([][]float32), got[i].Value().([][]float32)
-			diff, scale := 0.0, 0.0 // the largest difference and the largest magnitude
-			for r := range wv {
-				for k := range wv[r] {
-					diff, scale = max(diff, math.Abs(float64(wv[r][k]-gv[r][k]))), max(scale, math.Abs(float64(wv[r][k])))
-				}
-			}
+			diff, scale := testutil.LargestDifference(wv, gv)
 			if scale == 0 {
 				t.Fatalf("%s: all zero, the test data link nothing", name)
 			}

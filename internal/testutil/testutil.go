@@ -139,3 +139,26 @@ func NewContext(t *testing.T, params map[string]any) *context.Context {
 func PathGraph() *datasets.Graph {
 	return &datasets.Graph{Name: "path", NumNodes: 4, Src: []int32{0, 1, 1, 2}, Dst: []int32{1, 0, 2, 1}}
 }
+
+// NormalMatrix32 returns a [rows, cols] matrix of standard normal float32 values drawn from rng.
+func NormalMatrix32(rng *rand.Rand, rows, cols int) [][]float32 {
+	m := make([][]float32, rows)
+	for i := range m {
+		m[i] = make([]float32, cols)
+		for j := range m[i] {
+			m[i][j] = float32(rng.NormFloat64())
+		}
+	}
+	return m
+}
+
+// LargestDifference returns the largest |want − got| over two matrices of the same shape and the
+// largest |want|, to compare sums of the same terms added in another order.
+func LargestDifference(want, got [][]float32) (diff, scale float64) {
+	for r := range want {
+		for k := range want[r] {
+			diff, scale = max(diff, math.Abs(float64(want[r][k]-got[r][k]))), max(scale, math.Abs(float64(want[r][k])))
+		}
+	}
+	return diff, scale
+}
