@@ -99,6 +99,7 @@ func (r *Report) writeSelected(b *strings.Builder) {
 	})
 	fmt.Fprintf(b, "\nTuning time (every configuration tried): %s.\n", tuningTime(*r.TuningTime))
 	b.WriteString("\nSelected settings (validation accuracy of the selected configuration, then of the runner-up):\n\n")
+	columns := tunedColumns(r.Selected)
 	seen := map[[2]string]bool{}
 	for _, row := range r.Selected {
 		if row.Tuning == nil || seen[row.Record.Training] {
@@ -110,10 +111,23 @@ func (r *Report) writeSelected(b *strings.Builder) {
 		if len(t.Candidates) > 1 {
 			val += fmt.Sprintf(", runner-up %.2f", t.Candidates[1].ValAccMean)
 		}
-		fmt.Fprintf(b, "- %s, %s: `%s` (%s; %s; tuning %s)\n", cmp.Or(DatasetNames[row.Record.Training[0]], row.Record.Training[0]), MethodNames[row.Method],
+		fmt.Fprintf(b, "- %s, %s: `%s` (%s; %s; tuning %s)\n", joinWords(columns[row.Record.Training]), MethodNames[row.Method],
 			t.SettingsString(), val, t.Searched(), Duration(t.TuningSeconds))
 	}
 	writeClaims(b, "### Claims counted on the validation-selected group", "", r.SelectedClaims)
+}
+
+// tunedColumns maps each tuned training of rows to the printed names of the columns it serves, in
+// the rows' order: Table 3's three Twitch columns share one training (and one tuning), the other
+// tables' columns have one each (Table 4's "20news" training serves "20News (100 per class)").
+func tunedColumns(rows []Row) map[[2]string][]string {
+	columns := map[[2]string][]string{}
+	for _, row := range rows {
+		if row.Tuning != nil {
+			columns[row.Record.Training] = append(columns[row.Record.Training], cmp.Or(DatasetNames[row.Dataset], row.Dataset))
+		}
+	}
+	return columns
 }
 
 // tuningTime says the summed tuning time and how many of the needed tunings it covers.
