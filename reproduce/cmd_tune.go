@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -21,18 +22,19 @@ func init() {
 }
 
 // runTune implements `reproduce tune --table T [--datasets a,b] [--methods m,n] [--size K]
-// [--seed S] [--quick] [--out DIR] [--force] [--jobs N] [--json] [--dry-run] [--report-only]
+// [--seed S] [--screen F] [--quick] [--out DIR] [--force] [--jobs N] [--json] [--dry-run] [--report-only]
 // [--data DIR] [--shard i/n] [--shards N]`: every configuration's record in
-// DIR/tune/<table>/<dataset>-<method>/, each finished cell's validation-selected record in
+// DIR/tune/<table>/<dataset>-<method>/ (screening runs in its screen/), each finished cell's validation-selected record in
 // DIR/<table>/<dataset>-<method>-tuned.json, and the table's report DIR/<table>.md with both row
 // groups. SIGINT or SIGTERM stop it at the next safe point, as the table commands.
 func runTune(args []string) error {
 	fs := newFlagSet("tune", os.Stderr)
-	table := fs.String("table", "", "the table whose cells are tuned: table2, table3 or table4 (required)")
+	table := fs.String("table", "", "the table whose cells are tuned: table2, table3 or table4, or just its number (required)")
 	dsFlag := fs.String("datasets", "", "comma-separated data sets (the table's columns; default all, with --quick "+strings.Join(tables.QuickDatasets, ",")+")")
 	mFlag := fs.String("methods", "", "comma-separated rows to tune (default every row but GeoMix's in Tables 2 and 4, which keep the authors' settings)")
 	size := fs.Int("size", 0, fmt.Sprintf("configurations per cell: the whole grid when it has at most this many, else a seeded random subset of this size, which holds every smaller one's configurations (default %d, %d with --quick)",
 		tables.DefaultTuneSize, tables.QuickTuneSize))
+	screen := fs.Int("screen", 0, "screen the configurations: each trains the protocol's first run only, and this many of the best by its validation accuracy train the full protocol, the selection made among them (0: every configuration on the full protocol)")
 	seed := fs.Int64("seed", 1, "seed of the random subset: the same seed, size and method give the same configurations on every data set, shard and rerun")
 	f := addSweepFlags(fs, sweepHelp{
 		jobs:       jobsHelp("configurations"),
@@ -49,6 +51,9 @@ func runTune(args []string) error {
 	if *table == "" {
 		return fmt.Errorf("--table is required: table2, table3 or table4")
 	}
+	if _, err := strconv.Atoi(*table); err == nil {
+		*table = "table" + *table
+	}
 	if *size < 0 {
 		return fmt.Errorf("--size %d: want >= 1 (0 for the default)", *size)
 	}
@@ -56,7 +61,7 @@ func runTune(args []string) error {
 	if err != nil {
 		return err
 	}
-	sweep := tables.TuneSweep{Table: *table, Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Size: *size, Seed: *seed}
+	sweep := tables.TuneSweep{Table: *table, Datasets: splitList(*dsFlag), Methods: splitList(*mFlag), Size: *size, Seed: *seed, Screen: *screen}
 	if err := sweep.Check(); err != nil {
 		return err
 	}
@@ -118,6 +123,12 @@ func printTunePlan(sweep tables.TuneSweep, opts tables.Options) error {
 	if err := printPlanCost(cells, "configurations"); err != nil {
 		return err
 	}
+	if finalists, err := tables.FinalistsCost(sweep, opts); err != nil {
+		return err
+	} else if finalists.Cells > 0 {
+		plannedCost = plannedCost.Add(finalists)
+		fmt.Printf("then, as each cell's screening finishes: %s\n", finalists.Text("finalists on the full protocol"))
+	}
 	return printTuneStatus(os.Stdout, sweep, opts)
 }
 
@@ -129,8 +140,15 @@ func printTuneStatus(out io.Writer, sweep tables.TuneSweep, opts tables.Options)
 		return err
 	}
 	for _, c := range status {
-		searched := (&tables.Tuning{Tried: c.Tried, GridSize: c.GridSize, SubsetSeed: c.Seed}).Searched()
-		if c.Selected == nil {
+		searched := (&tables.Tuning{Tried: c.Tried, GridSize: c.GridSize, SubsetSeed: c.Seed, Finalists: c.Finalists}).Searched()
+		switch {
+		case c.Selected == nil && c.Finalists > 0 && c.Screened < c.Tried:
+			fmt.Fprintf(out, "%s/%s: %d of %d configurations screened (%s); not selected yet\n", c.Dataset, c.Method, c.Screened, c.Tried, searched)
+			continue
+		case c.Selected == nil && c.Finalists > 0:
+			fmt.Fprintf(out, "%s/%s: screened; %d of %d finalists finished (%s); not selected yet\n", c.Dataset, c.Method, c.Finished, c.Finalists, searched)
+			continue
+		case c.Selected == nil:
 			fmt.Fprintf(out, "%s/%s: %d of %d configurations finished (%s); not selected yet\n", c.Dataset, c.Method, c.Finished, c.Tried, searched)
 			continue
 		}
@@ -142,7 +160,7 @@ func printTuneStatus(out io.Writer, sweep tables.TuneSweep, opts tables.Options)
 }
 
 // tuneCounts says how many cells of the tuned tables have their validation-selected record under
-// dir, with the default --size and --seed ("" when it cannot be told).
+// dir, with the default --size and --seed, screened or not ("" when it cannot be told).
 func tuneCounts(dir string) string {
 	selected, of := 0, 0
 	for _, spec := range tables.Specs() {
@@ -157,8 +175,11 @@ func tuneCounts(dir string) string {
 			of++
 			if c.Selected != nil {
 				selected++
+			} else if r, err := tables.ReadRecord(c.Path); err == nil && r.Tuning != nil && r.Tuning.SelectedFrom != "" &&
+				r.Tuning.Finalists > 0 && r.Tuning.Tried == c.Tried && r.Tuning.SubsetSeed == c.Seed {
+				selected++ // selected by a screened search
 			}
 		}
 	}
-	return fmt.Sprintf("%d of %d tunings of the default search (--size %d --seed 1) selected in %s", selected, of, tables.DefaultTuneSize, dir)
+	return fmt.Sprintf("%d of %d tunings of the default search (--size %d --seed 1, screened or not) selected in %s", selected, of, tables.DefaultTuneSize, dir)
 }

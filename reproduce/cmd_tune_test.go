@@ -29,7 +29,7 @@ func settingsRunner(calls *int) tables.CellRunner {
 // TestTuneCommand: `tune` trains the configurations, stores the selected cell and renders the
 // table's report with its validation-selected group; a rerun trains nothing; --report-only stores
 // the selection again from the records; --dry-run lists the configurations as finished with the
-// selection; bad flags are errors naming what is wrong; `list` shows the command.
+// selection; --table takes the bare number too; bad flags are errors naming what is wrong; `list` shows the command.
 func TestTuneCommand(t *testing.T) {
 	calls := 0
 	withRunner(t, settingsRunner(&calls))
@@ -54,6 +54,11 @@ func TestTuneCommand(t *testing.T) {
 	captureStderr(t, func() { err = runTune(args) })
 	if err != nil || calls != 3 {
 		t.Errorf("rerun: err %v, %d trainings in all; want none more", err, calls)
+	}
+	byNumber := append([]string{"--table", "2"}, args[2:]...)
+	captureStderr(t, func() { err = runTune(byNumber) })
+	if err != nil || calls != 3 {
+		t.Errorf("rerun as --table 2: err %v, %d trainings in all; want the same cell, none more", err, calls)
 	}
 
 	if err := os.Remove(tables.TunedRecordPath(dir, "table2", "cora", "sgc")); err != nil {
@@ -83,8 +88,11 @@ func TestTuneCommand(t *testing.T) {
 	}{
 		{[]string{"--out", dir}, "--table is required"},
 		{[]string{"--table", "table5", "--out", dir}, "table5 is not tuned"},
+		{[]string{"--table", "7", "--out", dir}, `"table7" cannot be run`},
 		{[]string{"--table", "table2", "--methods", "geomix1", "--out", dir}, "keeps the authors' script settings"},
 		{[]string{"--table", "table2", "--size", "-2", "--out", dir}, "--size -2"},
+		{[]string{"--table", "table2", "--screen", "-1", "--out", dir}, "tune screen -1"},
+		{[]string{"--table", "table2", "--methods", "sgc", "--size", "3", "--screen", "3", "--out", dir, "--dry-run"}, "fewer finalists than configurations"},
 		{[]string{"--table", "table2", "--jobs", "0", "--out", dir}, "--jobs 0"},
 	} {
 		if err := runTune(bad.args); err == nil || !strings.Contains(err.Error(), bad.want) {

@@ -81,10 +81,13 @@ func CommittedCosts(dir string) (map[string]CellCost, error) {
 }
 
 // costKey is the key of the record at path in a cost table: "<table>/<record name without .json>";
-// for a configuration of a tuning (DIR/tune/<table>/<dataset>-<method>/<id>.json) the key of the
-// cell it tunes ("<table>/<dataset>-<method>"), whose protocol it shares.
+// for a configuration of a tuning (DIR/tune/<table>/<dataset>-<method>/<id>.json, or its screen/)
+// the key of the cell it tunes ("<table>/<dataset>-<method>"), whose protocol it shares.
 func costKey(path string) string {
 	dir := filepath.Dir(path)
+	if filepath.Base(dir) == "screen" {
+		dir = filepath.Dir(dir)
+	}
 	if filepath.Base(filepath.Dir(filepath.Dir(dir))) == "tune" {
 		return filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
 	}

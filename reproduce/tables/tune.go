@@ -17,7 +17,9 @@ import (
 // Validation grid search (`reproduce tune`): each tuned cell of a table (a row on a data set) tries
 // the configurations of its method's grid (presets.GridFor, the paper's appendix), each trained with
 // the data set's full protocol and stored as a record; the configuration with the best mean
-// validation accuracy becomes the table's validation-selected cell (see tune_select.go).
+// validation accuracy becomes the table's validation-selected cell (see tune_select.go). With
+// screening (TuneSweep.Screen) every configuration first trains the protocol's first run only, and
+// only the best of those go on to the full protocol.
 
 // DefaultTuneSize is how many configurations a tuned cell tries unless told otherwise (TuneSweep.Size),
 // and QuickTuneSize with --quick.
@@ -41,6 +43,12 @@ type TuneSweep struct {
 	// Seed draws the subset: the same Seed, Size and method give the same configurations on every
 	// data set, table, shard and rerun.
 	Seed int64
+	// Screen, when above 0, screens the configurations: each trains the protocol's first run only
+	// (the same seed and split as the full protocol's first run, so the same numbers), stored under
+	// TuneDir/screen/, and the Screen best by that run's validation accuracy (ties: fewer
+	// parameters, then the smaller id) train the full protocol, among which the selection is made.
+	// 0 trains every configuration on the full protocol.
+	Screen int
 	// quick is the sweep's Options.Quick, set on the copy trainings works with.
 	quick bool
 }
@@ -125,6 +133,12 @@ func TuneDir(dir, table, dataset, method string) string {
 	return filepath.Join(dir, "tune", table, dataset+"-"+method)
 }
 
+// ScreenDir is where the screening runs of table's tuned cell (dataset, method) are stored under
+// dir: TuneDir/screen/, one <config id>.json each, of the protocol's first run.
+func ScreenDir(dir, table, dataset, method string) string {
+	return filepath.Join(TuneDir(dir, table, dataset, method), "screen")
+}
+
 // TunedRecordPath is where table's validation-selected cell (dataset, method) is stored under dir:
 // dir/<table>/<dataset>-<method>-tuned.json, beside the cell with the script settings.
 func TunedRecordPath(dir, table, dataset, method string) string {
@@ -158,6 +172,9 @@ func (t TuneSweep) Check() error {
 	}
 	if t.Size < 0 {
 		return fmt.Errorf("tables: tune size %d: want >= 1 (0 for the default %d)", t.Size, DefaultTuneSize)
+	}
+	if t.Screen < 0 {
+		return fmt.Errorf("tables: tune screen %d: want >= 1 finalists, or 0 for no screening", t.Screen)
 	}
 	if _, _, err := (Options{Datasets: t.Datasets, Methods: t.Methods}).selection(spec); err != nil {
 		return err
@@ -199,7 +216,10 @@ func (t TuneSweep) trainings(opts Options) ([]tuneTraining, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, tuneTraining{dataset: d, method: m, configs: configs, gridSize: total, seed: t.Seed})
+			if t.Screen >= len(configs) {
+				return nil, fmt.Errorf("tables: screening keeps %d of %s's %d configurations: want fewer finalists than configurations (or 0 for no screening)", t.Screen, m, len(configs))
+			}
+			out = append(out, tuneTraining{dataset: d, method: m, configs: configs, gridSize: total, seed: t.Seed, screen: t.Screen})
 		}
 	}
 	return out, nil
@@ -211,26 +231,40 @@ type tuneTraining struct {
 	configs         []TuneConfig
 	gridSize        int
 	seed            int64
+	screen          int
 }
 
 // tuning is the Tuning of configuration c's record.
 func (tt tuneTraining) tuning(c TuneConfig) *Tuning {
-	return &Tuning{ConfigID: c.ID, Settings: c.Settings, GridSize: tt.gridSize, Tried: len(tt.configs), SubsetSeed: tt.seed}
+	return &Tuning{ConfigID: c.ID, Settings: c.Settings, GridSize: tt.gridSize, Tried: len(tt.configs), SubsetSeed: tt.seed, Finalists: tt.screen}
 }
 
-// points lists every configuration of every tuned cell under opts, cell by cell in the table's
-// order; each costs, in a shard assignment, what the table's cell with the script settings cost.
+// points lists every point of every tuned cell under opts, cell by cell in the table's order: with
+// screening each configuration's first run, then, once a cell's screening is all stored, its
+// finalists on the full protocol; without, every configuration on the full protocol. Each costs,
+// in a shard assignment, its share of what the table's cell with the script settings cost.
 func (t TuneSweep) points(opts Options) []cell {
 	trainings, err := t.trainings(opts)
 	if err != nil { // Check, run before, reports it
 		return nil
 	}
 	var points []cell
+	add := func(tt tuneTraining, c TuneConfig, dir string, runs int) {
+		p := newPoint(opts, tt.dataset, tt.method, c.Settings, filepath.Join(dir, c.ID))
+		p.Runs = runs
+		p.costOf = RecordPath(opts.OutDir, t.Table, tt.dataset, tt.method)
+		points = append(points, p)
+	}
 	for _, tt := range trainings {
-		for _, c := range tt.configs {
-			p := newPoint(opts, tt.dataset, tt.method, c.Settings, filepath.Join(TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), c.ID))
-			p.costOf = RecordPath(opts.OutDir, t.Table, tt.dataset, tt.method)
-			points = append(points, p)
+		full := pointRuns(opts, tt.dataset)
+		if tt.screen > 0 {
+			for _, c := range tt.configs {
+				add(tt, c, ScreenDir(opts.OutDir, t.Table, tt.dataset, tt.method), 1)
+			}
+		}
+		finalists, _ := t.finalists(tt, opts)
+		for _, c := range finalists {
+			add(tt, c, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), full)
 		}
 	}
 	return points
@@ -262,7 +296,7 @@ func RunTune(sweep TuneSweep, runner CellRunner, opts Options) (*Report, string,
 		r.Tuning = tuning
 		return nil
 	}
-	return sweepFigure(sweep, runner, opts, func(o Options) (*Report, string, error) {
+	write := func(o Options) (*Report, string, error) {
 		if _, err := sweep.selectAll(o); err != nil {
 			return nil, "", err
 		}
@@ -271,14 +305,53 @@ func RunTune(sweep TuneSweep, runner CellRunner, opts Options) (*Report, string,
 			return nil, "", err
 		}
 		return writeReport(spec, o, nil)
-	})
+	}
+	// A cell's finalists are known once its screening is stored: a second pass trains those the
+	// first pass made known.
+	before := len(sweep.points(opts.withOutDir()))
+	report, path, err := sweepFigure(sweep, runner, opts, write)
+	if err != nil || sweep.Screen == 0 || len(sweep.points(opts.withOutDir())) == before {
+		return report, path, err
+	}
+	fmt.Fprintf(progressOf(opts), "%s: screening stored, its finalists train the full protocol\n", sweep.id())
+	return sweepFigure(sweep, runner, opts, write)
 }
 
 // tuneKey names a configuration of a training.
 func tuneKey(dataset, method, id string) string { return dataset + "/" + method + "/" + id }
 
+// FinalistsCost is the training of the finalists not yet known: for every cell of sweep under
+// opts whose screening is not all stored, its Screen trainings of the full protocol, each costing
+// what the table's cell does (cellCost).
+func FinalistsCost(sweep TuneSweep, opts Options) (PlanCost, error) {
+	opts = opts.withOutDir()
+	trainings, err := sweep.trainings(opts)
+	if err != nil {
+		return PlanCost{}, err
+	}
+	var c PlanCost
+	for _, tt := range trainings {
+		if finalists, _ := sweep.finalists(tt, opts); tt.screen == 0 || len(finalists) > 0 {
+			continue
+		}
+		path := RecordPath(opts.OutDir, sweep.Table, tt.dataset, tt.method)
+		c.Cells += tt.screen
+		if _, ok := measuredCost(path); ok {
+			c.Measured += tt.screen
+		}
+		c.Seconds += float64(tt.screen) * cellCost(path, tt.dataset, pointRuns(opts, tt.dataset))
+	}
+	return c, nil
+}
+
 // PlanTune returns what RunTune would do with sweep and opts, configuration by configuration,
 // without training.
 func PlanTune(sweep TuneSweep, opts Options) ([]PlannedCell, error) {
+	if err := sweep.Check(); err != nil {
+		return nil, err
+	}
+	if _, err := sweep.trainings(opts); err != nil {
+		return nil, err
+	}
 	return planFigure(sweep, opts)
 }

@@ -26,14 +26,20 @@ type Tuning struct {
 	GridSize   int   `json:"grid_size"`
 	Tried      int   `json:"tried"`
 	SubsetSeed int64 `json:"subset_seed"`
+	// Finalists, when above 0, is how many of the Tried configurations went on to the full
+	// protocol after a screening on its first run (TuneSweep.Screen); 0 means all of them did.
+	Finalists int `json:"finalists,omitempty"`
 	// SelectedFrom is, on a selected cell, the winning configuration's record, relative to the
 	// results directory (tune/<table>/<dataset>-<method>/<config id>.json).
 	SelectedFrom string `json:"selected_from,omitempty"`
 	// TuningSeconds sums the seconds_total of the Tried configurations (selected cell only).
 	TuningSeconds float64 `json:"tuning_seconds,omitempty"`
-	// Candidates are the Tried configurations ranked as the selection ranks them, best first
-	// (selected cell only).
+	// Candidates are the configurations trained on the full protocol (all Tried, or the
+	// Finalists) ranked as the selection ranks them, best first (selected cell only).
 	Candidates []TuneCandidate `json:"candidates,omitempty"`
+	// Screening are, with Finalists, the Tried configurations ranked by the validation accuracy of
+	// the protocol's first run, best first (selected cell only).
+	Screening []TuneCandidate `json:"screening,omitempty"`
 }
 
 // TuneCandidate is one configuration as the selection sees it: its mean validation accuracy (in
@@ -58,11 +64,15 @@ func (t *Tuning) SettingsString() string {
 }
 
 // Searched says how many configurations were tried, e.g. "24 of 240 configurations, seeded subset
-// (seed 1)" or "8 of 8 configurations".
+// (seed 1)", "8 of 8 configurations" or "24 of 720 configurations, seeded subset (seed 1),
+// screened on the first run, the best 6 on the full protocol".
 func (t *Tuning) Searched() string {
 	s := fmt.Sprintf("%d of %d configurations", t.Tried, t.GridSize)
 	if t.Subset() {
 		s += fmt.Sprintf(", seeded subset (seed %d)", t.SubsetSeed)
+	}
+	if t.Finalists > 0 {
+		s += fmt.Sprintf(", screened on the first run, the best %d on the full protocol", t.Finalists)
 	}
 	return s
 }
@@ -85,9 +95,12 @@ func rankCandidates(candidates []TuneCandidate) {
 type TunedCell struct {
 	// Dataset and Method are the training tuned (Table 3's rows: one training on twitch-ood).
 	Dataset, Method string
-	// Finished counts the stored configurations among Tried, of a grid of GridSize (subset Seed).
+	// Finished counts the stored configurations on the full protocol among Tried (all of them,
+	// or the Finalists once Screened is Tried), of a grid of GridSize (subset Seed).
 	Finished, Tried, GridSize int
 	Seed                      int64
+	// Finalists is the sweep's Screen; Screened counts the stored screening runs (0 without).
+	Finalists, Screened int
 	// Path is the selected cell's record (TunedRecordPath); Selected its record once every
 	// configuration is stored, else nil.
 	Path     string
@@ -123,18 +136,13 @@ func (t TuneSweep) status(opts Options, write bool) ([]TunedCell, error) {
 	var cells []TunedCell
 	for _, tt := range trainings {
 		tc := TunedCell{Dataset: tt.dataset, Method: tt.method, Tried: len(tt.configs), GridSize: tt.gridSize, Seed: tt.seed,
-			Path: TunedRecordPath(opts.OutDir, t.Table, tt.dataset, tt.method)}
-		var recs []*Record
-		for _, c := range tt.configs {
-			path := filepath.Join(TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), c.ID+".json")
-			r, err := readPoint(path, t.id(), Cell{Dataset: tt.dataset, Method: tt.method, Params: c.Settings})
-			if err == nil && r.Runs == pointRuns(opts, tt.dataset) && r.Quick == opts.Quick && r.Tuning != nil && r.Tuning.ConfigID == c.ID {
-				recs = append(recs, r)
-			}
-		}
+			Finalists: tt.screen, Path: TunedRecordPath(opts.OutDir, t.Table, tt.dataset, tt.method)}
+		finalists, screening := t.finalists(tt, opts)
+		tc.Screened = len(screening)
+		recs := t.configRecords(tt, finalists, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), pointRuns(opts, tt.dataset), opts)
 		tc.Finished = len(recs)
-		if len(recs) == len(tt.configs) {
-			tc.Selected = t.selected(recs)
+		if len(finalists) > 0 && len(recs) == len(finalists) {
+			tc.Selected = t.selected(recs, screening)
 			if write {
 				if err := writeSelected(tc.Path, tc.Selected); err != nil {
 					return nil, err
@@ -146,23 +154,74 @@ func (t TuneSweep) status(opts Options, write bool) ([]TunedCell, error) {
 	return cells, nil
 }
 
-// selected returns the validation-selected cell of t made from the records of every configuration
-// of one tuning: the best-ranked one's record, as a record of the table with the tuning's summary.
-func (t TuneSweep) selected(recs []*Record) *Record {
-	byID := map[string]*Record{}
+// configRecords reads the stored records of configs in dir, each of runs runs: those that match
+// their configuration, in configs' order.
+func (t TuneSweep) configRecords(tt tuneTraining, configs []TuneConfig, dir string, runs int, opts Options) []*Record {
+	var recs []*Record
+	for _, c := range configs {
+		r, err := readPoint(filepath.Join(dir, c.ID+".json"), t.id(), Cell{Dataset: tt.dataset, Method: tt.method, Params: c.Settings})
+		if err == nil && r.Runs == runs && r.Quick == opts.Quick && r.Tuning != nil && r.Tuning.ConfigID == c.ID {
+			recs = append(recs, r)
+		}
+	}
+	return recs
+}
+
+// finalists returns the configurations of tt that train the full protocol: all of them without
+// screening; with, the tt.screen best of its screening runs once all are stored (else none), and
+// the stored screening runs' records.
+func (t TuneSweep) finalists(tt tuneTraining, opts Options) ([]TuneConfig, []*Record) {
+	if tt.screen == 0 {
+		return tt.configs, nil
+	}
+	screening := t.configRecords(tt, tt.configs, ScreenDir(opts.OutDir, t.Table, tt.dataset, tt.method), 1, opts)
+	if len(screening) < len(tt.configs) {
+		return nil, screening
+	}
+	ranked := candidatesOf(screening)
+	byID := map[string]TuneConfig{}
+	for _, c := range tt.configs {
+		byID[c.ID] = c
+	}
+	finalists := make([]TuneConfig, tt.screen)
+	for i := range finalists {
+		finalists[i] = byID[ranked[i].ConfigID]
+	}
+	return finalists, screening
+}
+
+// candidatesOf returns recs as candidates, ranked best first (rankCandidates).
+func candidatesOf(recs []*Record) []TuneCandidate {
 	candidates := make([]TuneCandidate, len(recs))
-	seconds := 0.0
 	for i, r := range recs {
-		byID[r.Tuning.ConfigID] = r
 		candidates[i] = TuneCandidate{ConfigID: r.Tuning.ConfigID, ValAccMean: r.ValAccMean, TrainableParams: r.TrainableParams}
-		seconds += r.SecondsTotal
 	}
 	rankCandidates(candidates)
+	return candidates
+}
+
+// selected returns the validation-selected cell of t made from the records of the configurations
+// of one tuning trained on the full protocol (and of its screening runs, when screened): the
+// best-ranked one's record, as a record of the table with the tuning's summary.
+func (t TuneSweep) selected(recs, screening []*Record) *Record {
+	byID := map[string]*Record{}
+	seconds := 0.0
+	for _, r := range append(slices.Clone(recs), screening...) {
+		seconds += r.SecondsTotal
+	}
+	for _, r := range recs {
+		byID[r.Tuning.ConfigID] = r
+	}
+	candidates := candidatesOf(recs)
 	best := byID[candidates[0].ConfigID]
 	sel := *best
 	tuning := *best.Tuning
 	tuning.SelectedFrom = filepath.ToSlash(filepath.Join("tune", t.Table, best.Dataset+"-"+best.Method, tuning.ConfigID+".json"))
 	tuning.TuningSeconds, tuning.Candidates = seconds, candidates
+	tuning.Finalists, tuning.Screening = 0, nil
+	if len(screening) > 0 {
+		tuning.Finalists, tuning.Screening = len(recs), candidatesOf(screening)
+	}
 	sel.Table, sel.Tuning = t.Table, &tuning
 	return &sel
 }
@@ -172,7 +231,8 @@ func (t TuneSweep) selected(recs []*Record) *Record {
 func writeSelected(path string, sel *Record) error {
 	old, err := readSelected(path, sel.Table, sel.Dataset, sel.Method)
 	if err == nil && old.Quick == sel.Quick && old.Runs == sel.Runs && old.Tuning.SelectedFrom == sel.Tuning.SelectedFrom &&
-		old.Tuning.TuningSeconds == sel.Tuning.TuningSeconds && slices.Equal(old.Tuning.Candidates, sel.Tuning.Candidates) {
+		old.Tuning.TuningSeconds == sel.Tuning.TuningSeconds && slices.Equal(old.Tuning.Candidates, sel.Tuning.Candidates) &&
+		slices.Equal(old.Tuning.Screening, sel.Tuning.Screening) {
 		return nil
 	}
 	return writeRecord(path, sel)

@@ -383,6 +383,25 @@ func TestTuneStopResumes(t *testing.T) {
 	}
 }
 
+// syntheticAsCora is the preset runner training the embedded synthetic data set in place of
+// Cora's cell.
+func syntheticAsCora(t *testing.T) CellRunner {
+	t.Helper()
+	backend, err := geomix.NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	preset := PresetCells(backend, datasets.Options{Offline: true}, nil)
+	return func(c Cell) (*geomix.Result, error) {
+		c.Dataset = "synthetic"
+		res, err := preset(c)
+		if res != nil {
+			res.Dataset = "cora"
+		}
+		return res, err
+	}
+}
+
 // TestTuneRealTraining: a quick tuning with the preset runner, really training GCN on the
 // embedded synthetic data set (in place of Cora's cell), stores each configuration with its
 // settings in effect and its parameter count, and the selected cell's numbers are exactly those
@@ -392,19 +411,7 @@ func TestTuneRealTraining(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains four quick configurations (~10 s)")
 	}
-	backend, err := geomix.NewBackend()
-	if err != nil {
-		t.Fatal(err)
-	}
-	preset := PresetCells(backend, datasets.Options{Offline: true}, nil)
-	synthetic := func(c Cell) (*geomix.Result, error) { // trains the synthetic graph for Cora's cell
-		c.Dataset = "synthetic"
-		res, err := preset(c)
-		if res != nil {
-			res.Dataset = "cora"
-		}
-		return res, err
-	}
+	synthetic := syntheticAsCora(t)
 	dir := t.TempDir()
 	opts := tuneOptions(dir)
 	opts.Quick = true
@@ -441,5 +448,111 @@ func TestTuneRealTraining(t *testing.T) {
 	if again.TestAccMean != sel.TestAccMean || again.ValAccMean != sel.ValAccMean {
 		t.Errorf("selected cell test %v val %v; the selected configuration trained again gives %v and %v",
 			sel.TestAccMean, sel.ValAccMean, again.TestAccMean, again.ValAccMean)
+	}
+}
+
+// TestTuneScreening: with Screen 2 of 6 configurations, each configuration trains the protocol's
+// first run (under screen/), the 2 best by that run's validation accuracy train the full protocol,
+// and the selection is made among those by their mean validation accuracy, which here ranks them
+// the other way round; the record says so and sums both stages' time; a rerun trains nothing; a
+// failed screening run holds the finalists back until it is stored; too many finalists is an error.
+func TestTuneScreening(t *testing.T) {
+	dir := t.TempDir()
+	fake := newTuneFake(byLR, againstLR)
+	firstRunFavoursLR := func(c Cell) (*geomix.Result, error) {
+		res, err := fake.run(c)
+		if err == nil && c.Runs > 1 { // the full protocol's mean ranks the finalists by the lower lr
+			res.ValAccMean = 200 - res.ValAccMean
+		}
+		return res, err
+	}
+	sweep := TuneSweep{Table: "table2", Datasets: []string{"cora"}, Methods: []string{"gcn"}, Size: 6, Seed: 3, Screen: 2}
+	configs, _, _ := TuneConfigs("gcn", 6, 3)
+	var ranked []TuneCandidate
+	for _, c := range configs {
+		ranked = append(ranked, TuneCandidate{ConfigID: c.ID, ValAccMean: byLR(c.Settings), TrainableParams: 10 * c.Settings[backbones.ParamHidden].(int)})
+	}
+	rankCandidates(ranked)
+	last := tuneKey("cora", "gcn", ranked[5].ConfigID)
+	fake.fail[last] = true
+	if _, _, err := RunTune(sweep, firstRunFavoursLR, tuneOptions(dir)); err == nil {
+		t.Fatal("a failed screening run gave no error")
+	}
+	if fake.total() != 6 {
+		t.Fatalf("%d trainings with a screening run failed, want the 6 screening runs only: %v", fake.total(), fake.calls)
+	}
+	status, err := TuneStatus(sweep, tuneOptions(dir))
+	if err != nil || status[0].Screened != 5 || status[0].Finished != 0 || status[0].Selected != nil {
+		t.Errorf("status %+v, %v; want 5 of 6 screened, no finalist", status, err)
+	}
+
+	clear(fake.fail)
+	fake.calls = map[string]int{}
+	if _, _, err := RunTune(sweep, firstRunFavoursLR, tuneOptions(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if fake.total() != 3 || fake.calls[last] != 1 || fake.calls[tuneKey("cora", "gcn", ranked[0].ConfigID)] != 1 {
+		t.Errorf("resumed: %v; want the failed screening run and the 2 finalists", fake.calls)
+	}
+	for _, c := range configs {
+		if _, err := os.Stat(filepath.Join(ScreenDir(dir, "table2", "cora", "gcn"), c.ID+".json")); err != nil {
+			t.Errorf("screening run of %s: %v", c.ID, err)
+		}
+		_, err := os.Stat(filepath.Join(TuneDir(dir, "table2", "cora", "gcn"), c.ID+".json"))
+		if finalist := c.ID == ranked[0].ConfigID || c.ID == ranked[1].ConfigID; finalist != (err == nil) {
+			t.Errorf("%s: finalist %v, full-protocol record %v", c.ID, finalist, err)
+		}
+	}
+	rec, err := readSelected(TunedRecordPath(dir, "table2", "cora", "gcn"), "table2", "cora", "gcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu := rec.Tuning
+	if tu.ConfigID != ranked[1].ConfigID || tu.Finalists != 2 || len(tu.Candidates) != 2 || len(tu.Screening) != 6 ||
+		tu.TuningSeconds != 16 || tu.Screening[0].ConfigID != ranked[0].ConfigID || rec.Runs != DefaultRuns("cora") {
+		t.Errorf("selected %+v (%d runs); want the runner-up of the screening %s, 2 finalists of 6, 16 s", tu, rec.Runs, ranked[1].ConfigID)
+	}
+	if want := "6 of 240 configurations, seeded subset (seed 3), screened on the first run, the best 2 on the full protocol"; tu.Searched() != want {
+		t.Errorf("Searched %q, want %q", tu.Searched(), want)
+	}
+	fake.calls = map[string]int{}
+	if _, _, err := RunTune(sweep, firstRunFavoursLR, tuneOptions(dir)); err != nil || fake.total() != 0 {
+		t.Errorf("rerun: %v, %d trainings; want none", err, fake.total())
+	}
+	sweep.Screen = 6
+	if _, _, err := RunTune(sweep, firstRunFavoursLR, tuneOptions(dir)); err == nil || !strings.Contains(err.Error(), "fewer finalists than configurations") {
+		t.Errorf("6 finalists of 6: %v", err)
+	}
+}
+
+// TestTuneScreeningRealTraining: a screening run is the full protocol's first run: with the preset
+// runner on the embedded synthetic data set, the finalist's screening record holds exactly the
+// validation and test accuracy of the first run of its full-protocol record.
+func TestTuneScreeningRealTraining(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains quick configurations (~10 s)")
+	}
+	synthetic := syntheticAsCora(t)
+	dir := t.TempDir()
+	opts := tuneOptions(dir)
+	opts.Quick, opts.Runs = true, 2
+	sweep := TuneSweep{Table: "table2", Datasets: []string{"cora"}, Methods: []string{"gcn"}, Seed: 1, Screen: 1}
+	if _, _, err := RunTune(sweep, synthetic, opts); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := readSelected(TunedRecordPath(dir, "table2", "cora", "gcn"), "table2", "cora", "gcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen, err := ReadRecord(filepath.Join(ScreenDir(dir, "table2", "cora", "gcn"), sel.Tuning.ConfigID+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.Runs != 2 || screen.Runs != 1 || len(sel.PerRun) != 2 || sel.Tuning.Screening[0].ConfigID != sel.Tuning.ConfigID {
+		t.Fatalf("selected %d runs, screening %d runs, screening ranking %+v", sel.Runs, screen.Runs, sel.Tuning.Screening)
+	}
+	if screen.PerRun[0].ValAcc != sel.PerRun[0].ValAcc || screen.PerRun[0].TestAcc != sel.PerRun[0].TestAcc {
+		t.Errorf("screening run val %v test %v; the full protocol's first run %v and %v",
+			screen.PerRun[0].ValAcc, screen.PerRun[0].TestAcc, sel.PerRun[0].ValAcc, sel.PerRun[0].TestAcc)
 	}
 }
