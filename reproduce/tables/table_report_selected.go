@@ -82,7 +82,12 @@ func (r *Report) writeSelected(b *strings.Builder) {
 	b.WriteString("\n## Validation-selected settings (headline)\n\n")
 	b.WriteString("Each tuned cell is the configuration of its method's grid (the paper's appendix, \"Additional Experimental Details\"; " +
 		"`presets.GridFor`) with the best mean validation accuracy over the data set's runs, never the test accuracy " +
-		"(ties: fewer trainable parameters), every configuration trained with the data set's full protocol by `reproduce tune`.")
+		"(ties: fewer trainable parameters), every configuration trained with the data set's full protocol by `reproduce tune`")
+	if slices.ContainsFunc(r.Selected, func(row Row) bool { return row.Tuning != nil && row.Tuning.Finalists > 0 }) {
+		b.WriteString(", except in a cell whose settings below say \"screened\" (`tune --screen`): there every configuration trained " +
+			"the protocol's first run only, and the best of those by its validation accuracy the full protocol, among which the selection is made")
+	}
+	b.WriteString(".")
 	if len(r.ScriptRows) > 0 {
 		names := make([]string, len(r.ScriptRows))
 		for i, m := range r.ScriptRows {

@@ -454,7 +454,7 @@ func TestTuneRealTraining(t *testing.T) {
 // TestTuneScreening: with Screen 2 of 6 configurations, each configuration trains the protocol's
 // first run (under screen/), the 2 best by that run's validation accuracy train the full protocol,
 // and the selection is made among those by their mean validation accuracy, which here ranks them
-// the other way round; the record says so and sums both stages' time; a rerun trains nothing; a
+// the other way round; the record and the report say so and sum both stages' time; a rerun trains nothing; a
 // failed screening run holds the finalists back until it is stored; too many finalists is an error.
 func TestTuneScreening(t *testing.T) {
 	dir := t.TempDir()
@@ -488,8 +488,15 @@ func TestTuneScreening(t *testing.T) {
 
 	clear(fake.fail)
 	fake.calls = map[string]int{}
-	if _, _, err := RunTune(sweep, firstRunFavoursLR, tuneOptions(dir)); err != nil {
+	report, _, err := RunTune(sweep, firstRunFavoursLR, tuneOptions(dir))
+	if err != nil {
 		t.Fatal(err)
+	}
+	md := report.Markdown()
+	for _, s := range []string{`except in a cell whose settings below say "screened"`, "seeded subset (seed 3), screened on the first run, the best 2 on the full protocol; tuning 16 s)"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("report lacks %q:\n%s", s, md)
+		}
 	}
 	if fake.total() != 3 || fake.calls[last] != 1 || fake.calls[tuneKey("cora", "gcn", ranked[0].ConfigID)] != 1 {
 		t.Errorf("resumed: %v; want the failed screening run and the 2 finalists", fake.calls)
