@@ -47,7 +47,8 @@ type TuneSweep struct {
 	// (the same seed and split as the full protocol's first run, so the same numbers), stored under
 	// TuneDir/screen/, and the Screen best by that run's validation accuracy (ties: fewer
 	// parameters, then the smaller id) train the full protocol, among which the selection is made.
-	// 0 trains every configuration on the full protocol.
+	// A cell whose configurations are all stored on the full protocol keeps that search. 0 trains
+	// every configuration on the full protocol.
 	Screen int
 	// quick is the sweep's Options.Quick, set on the copy trainings works with.
 	quick bool
@@ -257,7 +258,7 @@ func (t TuneSweep) points(opts Options) []cell {
 	}
 	for _, tt := range trainings {
 		full := pointRuns(opts, tt.dataset)
-		if tt.screen > 0 {
+		if t.screens(tt, opts) {
 			for _, c := range tt.configs {
 				add(tt, c, ScreenDir(opts.OutDir, t.Table, tt.dataset, tt.method), 1)
 			}

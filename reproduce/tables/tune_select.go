@@ -99,7 +99,9 @@ type TunedCell struct {
 	// or the Finalists once Screened is Tried), of a grid of GridSize (subset Seed).
 	Finished, Tried, GridSize int
 	Seed                      int64
-	// Finalists is the sweep's Screen; Screened counts the stored screening runs (0 without).
+	// Finalists is the sweep's Screen when the cell is screened (0 when not, or when its
+	// configurations were all stored on the full protocol without); Screened counts the stored
+	// screening runs.
 	Finalists, Screened int
 	// Path is the selected cell's record (TunedRecordPath); Selected its record once every
 	// configuration is stored, else nil.
@@ -136,8 +138,11 @@ func (t TuneSweep) status(opts Options, write bool) ([]TunedCell, error) {
 	var cells []TunedCell
 	for _, tt := range trainings {
 		tc := TunedCell{Dataset: tt.dataset, Method: tt.method, Tried: len(tt.configs), GridSize: tt.gridSize, Seed: tt.seed,
-			Finalists: tt.screen, Path: TunedRecordPath(opts.OutDir, t.Table, tt.dataset, tt.method)}
+			Path: TunedRecordPath(opts.OutDir, t.Table, tt.dataset, tt.method)}
 		finalists, screening := t.finalists(tt, opts)
+		if len(screening) > 0 || len(finalists) == 0 {
+			tc.Finalists = tt.screen
+		}
 		tc.Screened = len(screening)
 		recs := t.configRecords(tt, finalists, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), pointRuns(opts, tt.dataset), opts)
 		tc.Finished = len(recs)
@@ -167,11 +172,21 @@ func (t TuneSweep) configRecords(tt tuneTraining, configs []TuneConfig, dir stri
 	return recs
 }
 
-// finalists returns the configurations of tt that train the full protocol: all of them without
-// screening; with, the tt.screen best of its screening runs once all are stored (else none), and
-// the stored screening runs' records.
-func (t TuneSweep) finalists(tt tuneTraining, opts Options) ([]TuneConfig, []*Record) {
+// screens reports whether tt's configurations are screened: the sweep screens, and they are not
+// all stored on the full protocol already (a search finished without screening stands as it is).
+func (t TuneSweep) screens(tt tuneTraining, opts Options) bool {
 	if tt.screen == 0 {
+		return false
+	}
+	full := t.configRecords(tt, tt.configs, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), pointRuns(opts, tt.dataset), opts)
+	return len(full) < len(tt.configs)
+}
+
+// finalists returns the configurations of tt that train the full protocol: all of them when not
+// screened (screens); else the tt.screen best of its screening runs once all are stored (else
+// none), and the stored screening runs' records.
+func (t TuneSweep) finalists(tt tuneTraining, opts Options) ([]TuneConfig, []*Record) {
+	if !t.screens(tt, opts) {
 		return tt.configs, nil
 	}
 	screening := t.configRecords(tt, tt.configs, ScreenDir(opts.OutDir, t.Table, tt.dataset, tt.method), 1, opts)

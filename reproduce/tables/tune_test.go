@@ -563,3 +563,33 @@ func TestTuneScreeningRealTraining(t *testing.T) {
 			screen.PerRun[0].ValAcc, screen.PerRun[0].TestAcc, sel.PerRun[0].ValAcc, sel.PerRun[0].TestAcc)
 	}
 }
+
+// TestTuneScreenKeepsFullSearch: a cell whose configurations are all stored on the full protocol
+// keeps its search when a screening sweep comes to it: nothing trains and its selected record
+// stays as it is.
+func TestTuneScreenKeepsFullSearch(t *testing.T) {
+	dir := t.TempDir()
+	fake := newTuneFake(byLR, againstLR)
+	sweep := TuneSweep{Table: "table2", Datasets: []string{"cora"}, Methods: []string{"sgc"}, Size: 6, Seed: 3}
+	if _, _, err := RunTune(sweep, fake.run, tuneOptions(dir)); err != nil {
+		t.Fatal(err)
+	}
+	path := TunedRecordPath(dir, "table2", "cora", "sgc")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep.Screen = 2
+	fake.calls = map[string]int{}
+	if _, _, err := RunTune(sweep, fake.run, tuneOptions(dir)); err != nil || fake.total() != 0 {
+		t.Fatalf("screening sweep over a finished search: %v, %d trainings; want none", err, fake.total())
+	}
+	after, _ := os.ReadFile(path)
+	status, err := TuneStatus(sweep, tuneOptions(dir))
+	if string(before) != string(after) || err != nil || status[0].Finalists != 0 || status[0].Selected == nil {
+		t.Errorf("selected record changed %v; status %+v, %v", string(before) != string(after), status, err)
+	}
+	if c, err := FinalistsCost(sweep, tuneOptions(dir)); err != nil || c.Cells != 0 {
+		t.Errorf("finalists to train: %+v, %v; want none", c, err)
+	}
+}
