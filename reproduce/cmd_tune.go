@@ -153,7 +153,7 @@ func printTuneStatus(out io.Writer, sweep tables.TuneSweep, opts tables.Options)
 			continue
 		}
 		t := c.Selected.Tuning
-		fmt.Fprintf(out, "%s/%s: %s; selected %s (validation %.2f, test %.2f) -> %s\n", c.Dataset, c.Method, searched,
+		fmt.Fprintf(out, "%s/%s: %s; selected %s (validation %.2f, test %.2f) -> %s\n", c.Dataset, c.Method, t.Searched(),
 			t.SettingsString(), c.Selected.ValAccMean, c.Selected.TestAccMean, c.Path)
 	}
 	return nil

@@ -147,11 +147,15 @@ func (t TuneSweep) status(opts Options, write bool) ([]TunedCell, error) {
 		recs := t.configRecords(tt, finalists, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), pointRuns(opts, tt.dataset), opts)
 		tc.Finished = len(recs)
 		if len(finalists) > 0 && len(recs) == len(finalists) {
-			tc.Selected = t.selected(recs, screening)
-			if write {
-				if err := writeSelected(tc.Path, tc.Selected); err != nil {
+			tc.Selected = t.selected(tt, recs, screening)
+			if old, err := readSelected(tc.Path, t.Table, tt.dataset, tt.method); err == nil && old.Quick == opts.Quick && old.Tuning.Tried > len(tt.configs) {
+				tc.Selected = old // a larger search's selection stands (writeSelected)
+			} else if write {
+				stands, err := writeSelected(tc.Path, tc.Selected)
+				if err != nil {
 					return nil, err
 				}
+				tc.Selected = stands
 			}
 		}
 		cells = append(cells, tc)
@@ -218,7 +222,7 @@ func candidatesOf(recs []*Record) []TuneCandidate {
 // selected returns the validation-selected cell of t made from the records of the configurations
 // of one tuning trained on the full protocol (and of its screening runs, when screened): the
 // best-ranked one's record, as a record of the table with the tuning's summary.
-func (t TuneSweep) selected(recs, screening []*Record) *Record {
+func (t TuneSweep) selected(tt tuneTraining, recs, screening []*Record) *Record {
 	byID := map[string]*Record{}
 	seconds := 0.0
 	for _, r := range append(slices.Clone(recs), screening...) {
@@ -233,6 +237,7 @@ func (t TuneSweep) selected(recs, screening []*Record) *Record {
 	tuning := *best.Tuning
 	tuning.SelectedFrom = filepath.ToSlash(filepath.Join("tune", t.Table, best.Dataset+"-"+best.Method, tuning.ConfigID+".json"))
 	tuning.TuningSeconds, tuning.Candidates = seconds, candidates
+	tuning.Tried, tuning.GridSize, tuning.SubsetSeed = len(tt.configs), tt.gridSize, tt.seed // this search's, whichever trained the record
 	tuning.Finalists, tuning.Screening = 0, nil
 	if len(screening) > 0 {
 		tuning.Finalists, tuning.Screening = len(recs), candidatesOf(screening)
@@ -241,16 +246,21 @@ func (t TuneSweep) selected(recs, screening []*Record) *Record {
 	return &sel
 }
 
-// writeSelected stores sel at path unless the record there already holds the same selection among
-// the same candidates (a rerun or another shard rewrites nothing).
-func writeSelected(path string, sel *Record) error {
+// writeSelected stores sel at path and returns the selection that stands there: the record at path
+// instead when it already holds the same selection among the same candidates (a rerun or another
+// shard rewrites nothing) or the selection of a search that tried more configurations (a smaller
+// --size does not replace a larger search's cell).
+func writeSelected(path string, sel *Record) (*Record, error) {
 	old, err := readSelected(path, sel.Table, sel.Dataset, sel.Method)
+	if err == nil && old.Quick == sel.Quick && old.Tuning.Tried > sel.Tuning.Tried {
+		return old, nil
+	}
 	if err == nil && old.Quick == sel.Quick && old.Runs == sel.Runs && old.Tuning.SelectedFrom == sel.Tuning.SelectedFrom &&
 		old.Tuning.TuningSeconds == sel.Tuning.TuningSeconds && slices.Equal(old.Tuning.Candidates, sel.Tuning.Candidates) &&
 		slices.Equal(old.Tuning.Screening, sel.Tuning.Screening) {
-		return nil
+		return old, nil
 	}
-	return writeRecord(path, sel)
+	return sel, writeRecord(path, sel)
 }
 
 // readSelected reads the validation-selected cell (dataset, method) of table at path and checks it

@@ -593,3 +593,31 @@ func TestTuneScreenKeepsFullSearch(t *testing.T) {
 		t.Errorf("finalists to train: %+v, %v; want none", c, err)
 	}
 }
+
+// TestTuneLargerSearchStands: a cell selected from its whole grid keeps that selection when a
+// search of a smaller subset of the same grid finishes later.
+func TestTuneLargerSearchStands(t *testing.T) {
+	dir := t.TempDir()
+	fake := newTuneFake(byLR, againstLR)
+	whole := TuneSweep{Table: "table2", Datasets: []string{"cora"}, Methods: []string{"sgc"}, Size: 32, Seed: 3}
+	if _, _, err := RunTune(whole, fake.run, tuneOptions(dir)); err != nil {
+		t.Fatal(err)
+	}
+	path := TunedRecordPath(dir, "table2", "cora", "sgc")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := whole
+	small.Size = 6
+	if _, _, err := RunTune(small, fake.run, tuneOptions(dir)); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(path)
+	if rec, err := readSelected(path, "table2", "cora", "sgc"); err != nil || rec.Tuning.Tried != 32 || string(before) != string(after) {
+		t.Errorf("after a 6-configuration search the selected cell is %+v, %v; want the 32-configuration one unchanged", rec.Tuning, err)
+	}
+	if status, err := TuneStatus(small, tuneOptions(dir)); err != nil || status[0].Selected == nil || status[0].Selected.Tuning.Tried != 32 {
+		t.Errorf("status of the 6-configuration search: %+v, %v; want the standing 32-configuration selection", status, err)
+	}
+}
