@@ -159,8 +159,9 @@ func printTuneStatus(out io.Writer, sweep tables.TuneSweep, opts tables.Options)
 	return nil
 }
 
-// tuneCounts says how many cells of the tuned tables have their validation-selected record under
-// dir, with the default --size and --seed, screened or not ("" when it cannot be told).
+// tuneCounts says how many cells of the tuned tables have a validation-selected record under dir:
+// stored by any search, or ready to store from the default one's records ("" when it cannot be
+// told).
 func tuneCounts(dir string) string {
 	selected, of := 0, 0
 	for _, spec := range tables.Specs() {
@@ -173,13 +174,10 @@ func tuneCounts(dir string) string {
 		}
 		for _, c := range status {
 			of++
-			if c.Selected != nil {
+			if r, err := tables.ReadRecord(c.Path); c.Selected != nil || err == nil && r.Tuning != nil && r.Tuning.SelectedFrom != "" {
 				selected++
-			} else if r, err := tables.ReadRecord(c.Path); err == nil && r.Tuning != nil && r.Tuning.SelectedFrom != "" &&
-				r.Tuning.Finalists > 0 && r.Tuning.Tried == c.Tried && r.Tuning.SubsetSeed == c.Seed {
-				selected++ // selected by a screened search
 			}
 		}
 	}
-	return fmt.Sprintf("%d of %d tunings of the default search (--size %d --seed 1, screened or not) selected in %s", selected, of, tables.DefaultTuneSize, dir)
+	return fmt.Sprintf("%d of %d tunings selected in %s", selected, of, dir)
 }

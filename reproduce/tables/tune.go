@@ -257,15 +257,14 @@ func (t TuneSweep) points(opts Options) []cell {
 		points = append(points, p)
 	}
 	for _, tt := range trainings {
-		full := pointRuns(opts, tt.dataset)
-		if t.screens(tt, opts) {
+		finalists, _, screened := t.finalists(tt, opts)
+		if screened {
 			for _, c := range tt.configs {
 				add(tt, c, ScreenDir(opts.OutDir, t.Table, tt.dataset, tt.method), 1)
 			}
 		}
-		finalists, _ := t.finalists(tt, opts)
 		for _, c := range finalists {
-			add(tt, c, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), full)
+			add(tt, c, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), pointRuns(opts, tt.dataset))
 		}
 	}
 	return points
@@ -332,7 +331,7 @@ func FinalistsCost(sweep TuneSweep, opts Options) (PlanCost, error) {
 	}
 	var c PlanCost
 	for _, tt := range trainings {
-		if finalists, _ := sweep.finalists(tt, opts); tt.screen == 0 || len(finalists) > 0 {
+		if finalists, _, _ := sweep.finalists(tt, opts); len(finalists) > 0 {
 			continue
 		}
 		path := RecordPath(opts.OutDir, sweep.Table, tt.dataset, tt.method)
@@ -351,7 +350,7 @@ func PlanTune(sweep TuneSweep, opts Options) ([]PlannedCell, error) {
 	if err := sweep.Check(); err != nil {
 		return nil, err
 	}
-	if _, err := sweep.trainings(opts); err != nil {
+	if _, err := sweep.trainings(opts); err != nil { // too many finalists: points would list none
 		return nil, err
 	}
 	return planFigure(sweep, opts)

@@ -139,23 +139,25 @@ func (t TuneSweep) status(opts Options, write bool) ([]TunedCell, error) {
 	for _, tt := range trainings {
 		tc := TunedCell{Dataset: tt.dataset, Method: tt.method, Tried: len(tt.configs), GridSize: tt.gridSize, Seed: tt.seed,
 			Path: TunedRecordPath(opts.OutDir, t.Table, tt.dataset, tt.method)}
-		finalists, screening := t.finalists(tt, opts)
-		if len(screening) > 0 || len(finalists) == 0 {
-			tc.Finalists = tt.screen
+		finalists, screening, screened := t.finalists(tt, opts)
+		if screened {
+			tc.Finalists, tc.Screened = tt.screen, len(screening)
 		}
-		tc.Screened = len(screening)
 		recs := t.configRecords(tt, finalists, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), pointRuns(opts, tt.dataset), opts)
 		tc.Finished = len(recs)
 		if len(finalists) > 0 && len(recs) == len(finalists) {
 			tc.Selected = t.selected(tt, recs, screening)
-			if old, err := readSelected(tc.Path, t.Table, tt.dataset, tt.method); err == nil && old.Quick == opts.Quick && old.Tuning.Tried > len(tt.configs) {
-				tc.Selected = old // a larger search's selection stands (writeSelected)
-			} else if write {
-				stands, err := writeSelected(tc.Path, tc.Selected)
-				if err != nil {
+			old, err := readSelected(tc.Path, t.Table, tt.dataset, tt.method)
+			if err != nil {
+				old = nil
+			}
+			switch {
+			case old != nil && old.Quick == opts.Quick && old.Tuning.Tried > len(tt.configs):
+				tc.Selected = old // a smaller --size does not replace a larger search's cell
+			case write && !sameSelection(old, tc.Selected):
+				if err := writeRecord(tc.Path, tc.Selected); err != nil {
 					return nil, err
 				}
-				tc.Selected = stands
 			}
 		}
 		cells = append(cells, tc)
@@ -176,37 +178,32 @@ func (t TuneSweep) configRecords(tt tuneTraining, configs []TuneConfig, dir stri
 	return recs
 }
 
-// screens reports whether tt's configurations are screened: the sweep screens, and they are not
-// all stored on the full protocol already (a search finished without screening stands as it is).
-func (t TuneSweep) screens(tt tuneTraining, opts Options) bool {
+// finalists returns the configurations of tt that train the full protocol, the stored screening
+// runs' records and whether tt is screened: the sweep screens and its configurations are not all
+// stored on the full protocol already (a search finished without screening stands as it is). Not
+// screened, every configuration is a finalist; screened, the tt.screen best of its screening runs
+// once all are stored, else none.
+func (t TuneSweep) finalists(tt tuneTraining, opts Options) (finalists []TuneConfig, screening []*Record, screened bool) {
 	if tt.screen == 0 {
-		return false
+		return tt.configs, nil, false
 	}
-	full := t.configRecords(tt, tt.configs, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), pointRuns(opts, tt.dataset), opts)
-	return len(full) < len(tt.configs)
-}
-
-// finalists returns the configurations of tt that train the full protocol: all of them when not
-// screened (screens); else the tt.screen best of its screening runs once all are stored (else
-// none), and the stored screening runs' records.
-func (t TuneSweep) finalists(tt tuneTraining, opts Options) ([]TuneConfig, []*Record) {
-	if !t.screens(tt, opts) {
-		return tt.configs, nil
+	if full := t.configRecords(tt, tt.configs, TuneDir(opts.OutDir, t.Table, tt.dataset, tt.method), pointRuns(opts, tt.dataset), opts); len(full) == len(tt.configs) {
+		return tt.configs, nil, false
 	}
-	screening := t.configRecords(tt, tt.configs, ScreenDir(opts.OutDir, t.Table, tt.dataset, tt.method), 1, opts)
+	screening = t.configRecords(tt, tt.configs, ScreenDir(opts.OutDir, t.Table, tt.dataset, tt.method), 1, opts)
 	if len(screening) < len(tt.configs) {
-		return nil, screening
+		return nil, screening, true
 	}
 	ranked := candidatesOf(screening)
 	byID := map[string]TuneConfig{}
 	for _, c := range tt.configs {
 		byID[c.ID] = c
 	}
-	finalists := make([]TuneConfig, tt.screen)
+	finalists = make([]TuneConfig, tt.screen)
 	for i := range finalists {
 		finalists[i] = byID[ranked[i].ConfigID]
 	}
-	return finalists, screening
+	return finalists, screening, true
 }
 
 // candidatesOf returns recs as candidates, ranked best first (rankCandidates).
@@ -225,7 +222,7 @@ func candidatesOf(recs []*Record) []TuneCandidate {
 func (t TuneSweep) selected(tt tuneTraining, recs, screening []*Record) *Record {
 	byID := map[string]*Record{}
 	seconds := 0.0
-	for _, r := range append(slices.Clone(recs), screening...) {
+	for _, r := range slices.Concat(recs, screening) {
 		seconds += r.SecondsTotal
 	}
 	for _, r := range recs {
@@ -246,21 +243,12 @@ func (t TuneSweep) selected(tt tuneTraining, recs, screening []*Record) *Record 
 	return &sel
 }
 
-// writeSelected stores sel at path and returns the selection that stands there: the record at path
-// instead when it already holds the same selection among the same candidates (a rerun or another
-// shard rewrites nothing) or the selection of a search that tried more configurations (a smaller
-// --size does not replace a larger search's cell).
-func writeSelected(path string, sel *Record) (*Record, error) {
-	old, err := readSelected(path, sel.Table, sel.Dataset, sel.Method)
-	if err == nil && old.Quick == sel.Quick && old.Tuning.Tried > sel.Tuning.Tried {
-		return old, nil
-	}
-	if err == nil && old.Quick == sel.Quick && old.Runs == sel.Runs && old.Tuning.SelectedFrom == sel.Tuning.SelectedFrom &&
+// sameSelection reports whether the stored selected record old (nil when there is none) holds
+// sel's selection among the same candidates, so that a rerun or another shard rewrites nothing.
+func sameSelection(old, sel *Record) bool {
+	return old != nil && old.Quick == sel.Quick && old.Runs == sel.Runs && old.Tuning.SelectedFrom == sel.Tuning.SelectedFrom &&
 		old.Tuning.TuningSeconds == sel.Tuning.TuningSeconds && slices.Equal(old.Tuning.Candidates, sel.Tuning.Candidates) &&
-		slices.Equal(old.Tuning.Screening, sel.Tuning.Screening) {
-		return old, nil
-	}
-	return sel, writeRecord(path, sel)
+		slices.Equal(old.Tuning.Screening, sel.Tuning.Screening)
 }
 
 // readSelected reads the validation-selected cell (dataset, method) of table at path and checks it
