@@ -174,7 +174,9 @@ func tuneCounts(dir string) string {
 		}
 		for _, c := range status {
 			of++
-			if r, err := tables.ReadRecord(c.Path); c.Selected != nil || err == nil && r.Tuning != nil && r.Tuning.SelectedFrom != "" {
+			if c.Selected != nil {
+				selected++
+			} else if r, err := tables.ReadRecord(c.Path); err == nil && r.Tuning != nil && r.Tuning.SelectedFrom != "" {
 				selected++
 			}
 		}

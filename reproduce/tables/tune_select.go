@@ -147,10 +147,7 @@ func (t TuneSweep) status(opts Options, write bool) ([]TunedCell, error) {
 		tc.Finished = len(recs)
 		if len(finalists) > 0 && len(recs) == len(finalists) {
 			tc.Selected = t.selected(tt, recs, screening)
-			old, err := readSelected(tc.Path, t.Table, tt.dataset, tt.method)
-			if err != nil {
-				old = nil
-			}
+			old, _ := readSelected(tc.Path, t.Table, tt.dataset, tt.method) // nil when none is stored
 			switch {
 			case old != nil && old.Quick == opts.Quick && old.Tuning.Tried > len(tt.configs):
 				tc.Selected = old // a smaller --size does not replace a larger search's cell

@@ -564,6 +564,21 @@ func TestTuneScreeningRealTraining(t *testing.T) {
 	}
 }
 
+// tuneCoraSGC runs sweep (Table 2's Cora SGC cell) under dir and returns its selected record's
+// path and bytes.
+func tuneCoraSGC(t *testing.T, sweep TuneSweep, fake *tuneFake, dir string) (string, []byte) {
+	t.Helper()
+	if _, _, err := RunTune(sweep, fake.run, tuneOptions(dir)); err != nil {
+		t.Fatal(err)
+	}
+	path := TunedRecordPath(dir, "table2", "cora", "sgc")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, b
+}
+
 // TestTuneScreenKeepsFullSearch: a cell whose configurations are all stored on the full protocol
 // keeps its search when a screening sweep comes to it: nothing trains and its selected record
 // stays as it is.
@@ -571,14 +586,7 @@ func TestTuneScreenKeepsFullSearch(t *testing.T) {
 	dir := t.TempDir()
 	fake := newTuneFake(byLR, againstLR)
 	sweep := TuneSweep{Table: "table2", Datasets: []string{"cora"}, Methods: []string{"sgc"}, Size: 6, Seed: 3}
-	if _, _, err := RunTune(sweep, fake.run, tuneOptions(dir)); err != nil {
-		t.Fatal(err)
-	}
-	path := TunedRecordPath(dir, "table2", "cora", "sgc")
-	before, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, before := tuneCoraSGC(t, sweep, fake, dir)
 	sweep.Screen = 2
 	fake.calls = map[string]int{}
 	if _, _, err := RunTune(sweep, fake.run, tuneOptions(dir)); err != nil || fake.total() != 0 {
@@ -600,14 +608,7 @@ func TestTuneLargerSearchStands(t *testing.T) {
 	dir := t.TempDir()
 	fake := newTuneFake(byLR, againstLR)
 	whole := TuneSweep{Table: "table2", Datasets: []string{"cora"}, Methods: []string{"sgc"}, Size: 32, Seed: 3}
-	if _, _, err := RunTune(whole, fake.run, tuneOptions(dir)); err != nil {
-		t.Fatal(err)
-	}
-	path := TunedRecordPath(dir, "table2", "cora", "sgc")
-	before, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, before := tuneCoraSGC(t, whole, fake, dir)
 	small := whole
 	small.Size = 6
 	if _, _, err := RunTune(small, fake.run, tuneOptions(dir)); err != nil {
