@@ -262,21 +262,33 @@ func readSelected(path, table, dataset, method string) (*Record, error) {
 }
 
 // tuneProgress says how far the tuning of (dataset, method) of table under dir is when its selected
-// cell is not stored: "k configurations of its tuning finished" from the records in its TuneDir, or
-// "" when there are none.
+// cell is not stored, from the records in its TuneDir and ScreenDir: "k of n configurations stored",
+// or for a screened tuning "k of n screening runs and j of m finalists stored"; "" when there are
+// none.
 func tuneProgress(dir, table, dataset, method string) string {
-	paths, _ := filepath.Glob(filepath.Join(TuneDir(dir, table, dataset, method), "*.json"))
-	finished, tried := 0, 0
+	full, tried, _ := tuneRecords(TuneDir(dir, table, dataset, method))
+	screened, screenTried, finalists := tuneRecords(ScreenDir(dir, table, dataset, method))
+	const resumes = " (the same tune command resumes it)"
+	switch {
+	case screened > 0:
+		return fmt.Sprintf("%d of %d screening runs and %d of %d finalists stored", screened, screenTried, full, finalists) + resumes
+	case full > 0:
+		return fmt.Sprintf("%d of %d configurations stored", full, tried) + resumes
+	}
+	return ""
+}
+
+// tuneRecords counts the tuning records in dir and returns the largest Tried and Finalists they
+// state.
+func tuneRecords(dir string) (n, tried, finalists int) {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	for _, p := range paths {
 		r, err := ReadRecord(p)
 		if err != nil || r.Tuning == nil {
 			continue
 		}
-		finished++
-		tried = max(tried, r.Tuning.Tried)
+		n++
+		tried, finalists = max(tried, r.Tuning.Tried), max(finalists, r.Tuning.Finalists)
 	}
-	if finished == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d configuration record(s) of its tuning stored (a tuning tries %d; the same tune command resumes it)", finished, tried)
+	return n, tried, finalists
 }

@@ -232,6 +232,9 @@ func TestTuneResume(t *testing.T) {
 	if err != nil || len(status) != 1 || status[0].Finished != 4 || status[0].Tried != 6 || status[0].Selected != nil {
 		t.Errorf("status %+v, %v; want 4 of 6 finished, none selected", status, err)
 	}
+	if p, want := tuneProgress(dir, "table2", "cora", "gcn"), "4 of 6 configurations stored (the same tune command resumes it)"; p != want {
+		t.Errorf("progress %q, want %q", p, want)
+	}
 
 	clear(fake.fail)
 	fake.calls = map[string]int{}
@@ -484,6 +487,9 @@ func TestTuneScreening(t *testing.T) {
 	status, err := TuneStatus(sweep, tuneOptions(dir))
 	if err != nil || status[0].Screened != 5 || status[0].Finished != 0 || status[0].Selected != nil {
 		t.Errorf("status %+v, %v; want 5 of 6 screened, no finalist", status, err)
+	}
+	if p, want := tuneProgress(dir, "table2", "cora", "gcn"), "5 of 6 screening runs and 0 of 2 finalists stored (the same tune command resumes it)"; p != want {
+		t.Errorf("progress %q, want %q", p, want)
 	}
 
 	clear(fake.fail)
