@@ -30,7 +30,9 @@ const liveNotebook = "01-theory.ipynb"
 // RequireJS) with the GoNB kernel, served on loopback, in headless Chromium driven through the
 // DevTools protocol, as a student would: it runs every cell, checks that every cell that shows a chart
 // shows a drawn one (a canvas with series colours on it), then moves the first slider of the
-// interactive cell and checks that its readout and its chart change. It runs in quick mode
+// interactive cell and checks that its readout and its chart change. When GoNB's front end misses the
+// kernel's comm handshake (it allows 500 ms), it restarts the kernel and runs all again, at most
+// maxHandshakeRetries times, as a student would. It runs in quick mode
 // (GEOMIX_QUICK=1) and skips only when chromium or the notebook server cannot be installed.
 func TestLiveNotebookInBrowser(t *testing.T) {
 	if testing.Short() {
@@ -72,7 +74,7 @@ func TestLiveNotebookInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	page, err := b.NewPage(ctx, base.url("/notebooks/"+liveNotebook))
 	if err != nil {
@@ -108,14 +110,22 @@ func TestLiveNotebookInBrowser(t *testing.T) {
 	// Run all: every cell but the interactive last one finishes, the last shows its sliders, and
 	// every chart is drawn.
 	var cells []liveCell
-	for {
+	for retries, since := 0, start; ; {
 		cells = liveStatus(ctx, t, page)
 		ready, why := allDrawn(cells)
 		if ready {
 			break
 		}
-		if e := echartsErrors(page); len(e) > 0 || time.Since(start) > 4*time.Minute {
-			t.Fatalf("after %s: %s; page errors about ECharts: %q", time.Since(start).Round(time.Second), why, e)
+		if missed := handshakeTimeouts(page); missed > retries && retries < maxHandshakeRetries {
+			retries++
+			t.Logf("after %s: GoNB's front end gave up on the kernel's comm_open_ack (it waits 500 ms; a loaded machine can miss that), so the sliders cannot talk to the kernel: restarting the kernel and running all cells again (retry %d of %d)",
+				time.Since(start).Round(time.Second), retries, maxHandshakeRetries)
+			restartRunAll(ctx, t, page)
+			since = time.Now()
+			continue
+		}
+		if e := echartsErrors(page); len(e) > 0 || time.Since(since) > 4*time.Minute {
+			t.Fatalf("after %s: %s; page errors about ECharts: %q; GoNB comm handshakes missed: %d", time.Since(start).Round(time.Second), why, e, handshakeTimeouts(page))
 		}
 		time.Sleep(time.Second)
 	}
@@ -259,6 +269,31 @@ func allDrawn(cells []liveCell) (bool, string) {
 		return false, "the interactive cell shows no slider"
 	}
 	return true, ""
+}
+
+// maxHandshakeRetries is how often the test restarts the kernel and runs all again after GoNB's front end
+// missed the kernel's acknowledgement of its comm channel.
+const maxHandshakeRetries = 2
+
+// handshakeTimeouts counts the page's errors saying GoNB's front end did not receive the kernel's
+// comm_open_ack in time.
+func handshakeTimeouts(page *cdp.Page) int {
+	n := 0
+	for _, e := range page.Errors() {
+		if strings.Contains(e, "gonb_comm: failed to connect to kernel") {
+			n++
+		}
+	}
+	return n
+}
+
+// restartRunAll restarts the kernel and runs every cell again, as a student does when the widgets do
+// not answer (interrupting a GoNB cell that waits on its widgets can crash the kernel).
+func restartRunAll(ctx context.Context, t *testing.T, page *cdp.Page) {
+	t.Helper()
+	if err := page.Eval(ctx, `Jupyter.notebook.clear_all_output(); Jupyter.notebook.restart_run_all({confirm: false}); true`, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // echartsErrors are the page's exceptions and console errors that mention ECharts.
